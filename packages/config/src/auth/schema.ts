@@ -1,0 +1,186 @@
+// The auth service's configuration tree (spec auth-server.md Part 1). One typed, deeply frozen object built
+// by loadAuthConfig from AUTH_* / GOTRUE_* variables. Each leaf's comment names its variable (without
+// prefix) and default; the readers in schema-*.ts build each section beside these types.
+
+export const PROVIDER_NAMES = [
+  'apple', 'azure', 'bitbucket', 'discord', 'facebook', 'figma', 'github', 'gitlab', 'google',
+  'keycloak', 'linkedin', 'notion', 'snapchat', 'spotify', 'slack', 'twitch', 'twitter', 'workos',
+] as const;
+export type ProviderName = (typeof PROVIDER_NAMES)[number];
+
+/** Email kinds, camelCase; env names use the UPPER_SNAKE form (magicLink → MAILER_SUBJECTS_MAGIC_LINK). */
+export const MAIL_KINDS = [
+  'invite', 'confirmation', 'recovery', 'magicLink', 'emailChange', 'reauthentication',
+  'passwordChangedNotification', 'emailChangedNotification', 'phoneChangedNotification',
+  'identityLinkedNotification', 'identityUnlinkedNotification',
+  'mfaFactorEnrolledNotification', 'mfaFactorUnenrolledNotification',
+] as const;
+export type MailKind = (typeof MAIL_KINDS)[number];
+
+/** Notification switches (MAILER_NOTIFICATIONS_<KIND>_ENABLED); each sends the mail kind `<kind>Notification`. */
+export const NOTIFICATION_KINDS = [
+  'passwordChanged', 'emailChanged', 'phoneChanged', 'identityLinked', 'identityUnlinked',
+  'mfaFactorEnrolled', 'mfaFactorUnenrolled',
+] as const;
+export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
+
+export const SMS_PROVIDERS = ['twilio', 'messagebird', 'textlocal', 'vonage'] as const;
+export type SmsProviderName = (typeof SMS_PROVIDERS)[number];
+
+export const LOG_LEVELS = ['panic', 'fatal', 'error', 'warn', 'info', 'debug', 'trace'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export const CAPTCHA_PROVIDERS = ['hcaptcha', 'turnstile'] as const;
+export type CaptchaProviderName = (typeof CAPTCHA_PROVIDERS)[number];
+
+/** A private JSON Web Key from JWT_KEYS (kty required; the rest as written). */
+export type Jwk = { kty: string; kid?: string; alg?: string; key_ops?: string[]; use?: string } & Record<string, unknown>;
+
+export interface ApiConfig {
+  host: string | undefined;            // API_HOST; undefined = all interfaces
+  port: number;                        // PORT / API_PORT, default 8081
+  externalUrl: string;                 // API_EXTERNAL_URL (required, URL)
+  requestIdHeader: string | undefined; // REQUEST_ID_HEADER
+  endpoint: string | undefined;        // API_ENDPOINT (multi-instance mode; unsupported, kept for compatibility)
+}
+
+export interface DbConfig {
+  driver: 'postgres';                  // DB_DRIVER, default postgres; nothing else accepted
+  url: string;                         // DATABASE_URL / DB_DATABASE_URL (required)
+  maxPoolSize: number;                 // DB_MAX_POOL_SIZE, default 0 (no explicit cap)
+  namespace: string | undefined;       // DB_NAMESPACE (prefix of auth table names)
+}
+
+export interface LogConfig {
+  level: LogLevel;                     // LOG_LEVEL, default info
+  file: string | undefined;            // LOG_FILE
+}
+
+export interface JwtConfig {
+  secret: string | undefined;          // JWT_SECRET (required unless JWT_KEYS is set)
+  keys: Jwk[] | undefined;             // JWT_KEYS: JSON array, exactly one key with key_ops containing "sign"
+  keyId: string | undefined;           // JWT_KEY_ID: kid for the HS256 JWT_SECRET key
+  exp: number;                         // JWT_EXP seconds, default 3600
+  aud: string;                         // JWT_AUD, default 'authenticated'
+  issuer: string | undefined;          // JWT_ISSUER; iss omitted when unset (reference §3.1)
+  adminRoles: string[];                // JWT_ADMIN_ROLES, default ['service_role', 'supabase_admin']
+  defaultGroupName: string;            // JWT_DEFAULT_GROUP_NAME, default 'authenticated'
+  adminGroupName: string;              // JWT_ADMIN_GROUP_NAME, default 'admin'
+}
+
+export interface ProviderConfig {
+  enabled: boolean;                    // EXTERNAL_<X>_ENABLED, default false
+  clientId: string | undefined;        // EXTERNAL_<X>_CLIENT_ID (required when enabled)
+  secret: string | undefined;          // EXTERNAL_<X>_SECRET (required when enabled)
+  redirectUri: string | undefined;     // EXTERNAL_<X>_REDIRECT_URI (required when enabled, URL)
+  url: string | undefined;             // EXTERNAL_<X>_URL (base URL override, e.g. keycloak/gitlab or a test server)
+}
+
+export interface ExternalConfig {
+  email: { enabled: boolean };          // EXTERNAL_EMAIL_ENABLED, default true
+  phone: { enabled: boolean };          // EXTERNAL_PHONE_ENABLED, default false
+  anonymousUsers: { enabled: boolean }; // EXTERNAL_ANONYMOUS_USERS_ENABLED, default false
+  providers: Record<ProviderName, ProviderConfig>;
+}
+
+export interface PasswordConfig {
+  minLength: number;                   // PASSWORD_MIN_LENGTH, default 6 (min 6)
+  requiredCharacters: string[];        // PASSWORD_REQUIRED_CHARACTERS split on ':' ('\:' = literal colon), default []
+  bcryptCost: number;                  // BCRYPT_COST, default 10, 4..15 (tests lower it)
+}
+
+export interface CaptchaConfig {
+  enabled: boolean;                    // SECURITY_CAPTCHA_ENABLED, default false
+  provider: CaptchaProviderName | undefined; // SECURITY_CAPTCHA_PROVIDER (required when enabled)
+  secret: string | undefined;          // SECURITY_CAPTCHA_SECRET (required when enabled)
+  timeout: number;                     // SECURITY_CAPTCHA_TIMEOUT seconds (duration), default 10
+  url: string | undefined;             // SECURITY_CAPTCHA_URL: verify-endpoint override (tests point it at 127.0.0.1)
+}
+
+export interface SecurityConfig {
+  refreshTokenRotationEnabled: boolean;          // SECURITY_REFRESH_TOKEN_ROTATION_ENABLED, default true
+  refreshTokenReuseInterval: number;             // SECURITY_REFRESH_TOKEN_REUSE_INTERVAL seconds (duration), default 10
+  updatePasswordRequireReauthentication: boolean; // SECURITY_UPDATE_PASSWORD_REQUIRE_REAUTHENTICATION, default false
+  sbForwardedForEnabled: boolean;                // SECURITY_SB_FORWARDED_FOR_ENABLED, default false
+  captcha: CaptchaConfig;
+}
+
+export interface RateLimitConfig {
+  header: string | undefined;          // RATE_LIMIT_HEADER
+  emailSent: number;                   // RATE_LIMIT_EMAIL_SENT: emails per emailSentPeriod, default 30 (0 blocks all)
+  emailSentPeriod: number;             // seconds, default 3600; set with RATE_LIMIT_EMAIL_SENT="N/duration"
+  smsSent: number;                     // RATE_LIMIT_SMS_SENT per hour, default 30
+  tokenRefresh: number;                // RATE_LIMIT_TOKEN_REFRESH per 5 min, default 150
+  verify: number;                      // RATE_LIMIT_VERIFY per 5 min, default 30
+  otp: number;                         // RATE_LIMIT_OTP per 5 min, default 30
+  anonymousUsers: number;              // RATE_LIMIT_ANONYMOUS_USERS per hour, default 30
+}
+
+export interface SmtpConfig {
+  host: string | undefined;            // SMTP_HOST; unset = mail is logged, not sent
+  port: number | undefined;            // SMTP_PORT (required when SMTP_HOST is set)
+  user: string | undefined;            // SMTP_USER
+  pass: string | undefined;            // SMTP_PASS
+  adminEmail: string | undefined;      // SMTP_ADMIN_EMAIL: From address (required when SMTP_HOST is set)
+  senderName: string | undefined;      // SMTP_SENDER_NAME, default SMTP_ADMIN_EMAIL
+  maxFrequency: number;                // SMTP_MAX_FREQUENCY seconds (duration), default 900
+}
+
+export interface MailerConfig {
+  autoconfirm: boolean;                // MAILER_AUTOCONFIRM, default false
+  otpExp: number;                      // MAILER_OTP_EXP seconds, default 86400
+  otpLength: number;                   // MAILER_OTP_LENGTH, default 6, 6..10
+  secureEmailChangeEnabled: boolean;   // MAILER_SECURE_EMAIL_CHANGE_ENABLED, default true
+  urlPaths: { invite: string; confirmation: string; recovery: string; emailChange: string }; // MAILER_URLPATHS_*, default /verify
+  subjects: Record<MailKind, string>;  // MAILER_SUBJECTS_<KIND>, defaults from the spec
+  templates: Record<MailKind, string | undefined>; // MAILER_TEMPLATES_<KIND>: http(s) URL of an HTML template
+  notifications: Record<NotificationKind, boolean>; // MAILER_NOTIFICATIONS_<KIND>_ENABLED, default false
+}
+
+export interface SmsConfig {
+  autoconfirm: boolean;                // SMS_AUTOCONFIRM, default false
+  maxFrequency: number;                // SMS_MAX_FREQUENCY seconds (duration), default 60
+  otpExp: number;                      // SMS_OTP_EXP seconds, default 60
+  otpLength: number;                   // SMS_OTP_LENGTH, default 6, 6..10
+  template: string;                    // SMS_TEMPLATE, default 'Your code is {{ .Code }}'
+  provider: SmsProviderName | undefined; // SMS_PROVIDER; its credentials are required when set
+  // Each provider's baseUrl (SMS_<PROVIDER>_BASE_URL) overrides its public API host, e.g. for a test server.
+  twilio: { accountSid: string | undefined; authToken: string | undefined; messageServiceSid: string | undefined; baseUrl: string | undefined };
+  messagebird: { accessKey: string | undefined; originator: string | undefined; baseUrl: string | undefined };
+  textlocal: { apiKey: string | undefined; sender: string | undefined; baseUrl: string | undefined };
+  vonage: { apiKey: string | undefined; apiSecret: string | undefined; from: string | undefined; baseUrl: string | undefined };
+}
+
+export interface TracingConfig {
+  enabled: boolean;                    // TRACING_ENABLED, default false
+  exporter: 'opentelemetry';           // TRACING_EXPORTER, only opentelemetry
+  resourceAttributes: Record<string, string>; // OTEL_RESOURCE_ATTRIBUTES "k=v,k2=v2"
+  debug: boolean;                      // DEBUG, default false
+}
+
+export interface MetricsConfig {
+  enabled: boolean;                    // METRICS_ENABLED, default false
+  exporter: 'opentelemetry' | 'prometheus'; // METRICS_EXPORTER, default opentelemetry
+  prometheusHost: string;              // OTEL_EXPORTER_PROMETHEUS_HOST, default 0.0.0.0
+  prometheusPort: number;              // OTEL_EXPORTER_PROMETHEUS_PORT, default 9100
+}
+
+export interface AuthConfig {
+  siteUrl: string;                     // SITE_URL (required, URL)
+  uriAllowList: string[];              // URI_ALLOW_LIST, comma-separated globs, default []
+  disableSignup: boolean;              // DISABLE_SIGNUP, default false
+  operatorToken: string | undefined;   // OPERATOR_TOKEN (multi-instance mode; unsupported)
+  api: ApiConfig;
+  db: DbConfig;
+  log: LogConfig;
+  jwt: JwtConfig;
+  external: ExternalConfig;
+  password: PasswordConfig;
+  security: SecurityConfig;
+  rateLimit: RateLimitConfig;
+  smtp: SmtpConfig;
+  mailer: MailerConfig;
+  sms: SmsConfig;
+  tracing: TracingConfig;
+  metrics: MetricsConfig;
+}

@@ -1,0 +1,38 @@
+// The DNS session API's configuration (camelCase; YAML files use snake_case keys, NicTool style).
+
+export const DNS_ENVIRONMENTS = ['production', 'development', 'test'] as const;
+export type DnsEnvironment = (typeof DNS_ENVIRONMENTS)[number];
+
+/**
+ * The development session secret shipped in the app's session.yml. Outside production it is the fallback;
+ * in production loadDnsConfig refuses it (and any secret shorter than 32 characters).
+ */
+export const DEFAULT_DEV_SESSION_SECRET = 'keyzone-dev-session-secret-change-me-in-production';
+
+export interface DnsConfig {
+  http: {
+    host: string;                      // http.yml host, default '127.0.0.1'
+    port: number;                      // http.yml port (env PORT wins), default 3000
+    keepAliveTimeoutSeconds: number;   // http.yml keep_alive_timeout_seconds, default 5
+    defaultGroup: string;              // http.yml default_group, default 'NicTool'
+    bodyLimit: number;                 // http.yml body_limit: bytes, or "100kb"/"1mb"; default 102400
+  };
+  session: {
+    cookieName: string;                // session.yml cookie_name, default 'sid-dnsapi'
+    ttlSeconds: number;                // session.yml ttl_seconds, default 3600
+    secret: string;                    // session.yml secret (env SESSION_SECRET wins); see DEFAULT_DEV_SESSION_SECRET
+    secure: boolean;                   // session.yml secure, default true in production, else false
+  };
+  database: {
+    url: string | undefined;           // database.yml url (env DATABASE_URL wins); required in production.
+                                       // Unset elsewhere: the app picks defaultDatabaseUrl('dns-session-api').
+  };
+  log: {
+    level: 'panic' | 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace'; // log.yml level, default info
+    file: string | undefined;          // log.yml file
+  };
+  security: {
+    bcryptCost: number;                // security.yml bcrypt_cost, default 10, 4..15
+  };
+  env: DnsEnvironment;                 // from NODE_ENV (default development)
+}
