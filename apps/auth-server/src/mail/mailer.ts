@@ -1,0 +1,103 @@
+// The Mailer decides what is sent: subject and body per kind, rendered from config, and the action
+// links inside them. The transport (transport.ts) decides how it leaves the process.
+import type { AuthConfig, NotificationKind } from '@keyzone/config';
+import type { Logger } from 'pino';
+import { ApiError, ErrorCode } from '../errors';
+import { MAIL_LABELS, type OutgoingMail } from './kinds';
+import { renderHtml, renderSubject } from './render';
+import { TemplateStore } from './templates';
+import { createLogTransport, createSmtpTransport, createUnconfiguredTransport, type MailTransport } from './transport';
+
+export type MailerConfig = Pick<AuthConfig, 'siteUrl' | 'api' | 'smtp' | 'mailer'>;
+
+/** Mail kinds whose links point at /verify (magic links use the recovery path, as in GoTrue). */
+export type LinkKind = 'invite' | 'confirmation' | 'recovery' | 'magicLink' | 'emailChange';
+
+export interface ActionLinkParams {
+  /** The stored token hash (possibly pkce_-prefixed): the link and the typed code resolve to one row. */
+  tokenHash: string;
+  /** The verification type written into the link (signup, invite, recovery, magiclink, email_change). */
+  type: string;
+  redirectTo: string;
+}
+
+/** GoTrue escapes redirect_to only when it would break the query string (reference §6.4). */
+function encodeRedirect(url: string): string {
+  return /[&=#]/.test(url) ? encodeURIComponent(url) : url;
+}
+
+export class Mailer {
+  constructor(
+    private readonly config: MailerConfig,
+    readonly transport: MailTransport,
+    private readonly templates: TemplateStore,
+    private readonly log: Logger,
+  ) {}
+
+  /** `{API_EXTERNAL_URL}{MAILER_URLPATHS_<KIND>}?token=<hash>&type=<type>&redirect_to=<url>` */
+  actionLink(kind: LinkKind, params: ActionLinkParams): string {
+    const paths = this.config.mailer.urlPaths;
+    const path = kind === 'magicLink' ? paths.recovery : paths[kind];
+    const base = this.config.api.externalUrl.replace(/\/+$/, '');
+    const query =
+      `token=${encodeURIComponent(params.tokenHash)}&type=${encodeURIComponent(params.type)}` +
+      `&redirect_to=${encodeRedirect(params.redirectTo)}`;
+    return `${base}${path.startsWith('/') ? path : `/${path}`}?${query}`;
+  }
+
+  notificationEnabled(kind: NotificationKind): boolean {
+    return this.config.mailer.notifications[kind];
+  }
+
+  /** Renders and sends one message. A failure becomes 500 unexpected_failure; the cause is logged. */
+  async send(mail: OutgoingMail): Promise<{ messageId: string }> {
+    const subject = renderSubject(this.config.mailer.subjects[mail.kind], mail.data);
+    const html = renderHtml(await this.templates.body(mail.kind), mail.data);
+    const adminEmail = this.config.smtp.adminEmail ?? 'noreply@localhost';
+    const senderName = this.config.smtp.senderName ?? adminEmail;
+    try {
+      return await this.transport.send({
+        from: `${JSON.stringify(senderName)} <${adminEmail}>`,
+        to: mail.to,
+        subject,
+        html,
+        preview: { kind: mail.kind, link: mail.data.ConfirmationURL, code: mail.data.Token },
+      });
+    } catch (err) {
+      const reply = err as { response?: string; responseCode?: number };
+      this.log.error(
+        { mailKind: mail.kind, transport: this.transport.name, smtpReply: reply.response, smtpCode: reply.responseCode, err: (err as Error).message },
+        'sending mail failed',
+      );
+      throw new ApiError(500, ErrorCode.unexpected_failure, `Error sending ${MAIL_LABELS[mail.kind]} email`, { cause: err });
+    }
+  }
+
+  close(): void {
+    this.transport.close();
+  }
+}
+
+export interface CreateMailerOptions {
+  config: MailerConfig;
+  log: Logger;
+  /** Production refuses to run mail flows without SMTP instead of logging the messages. */
+  production: boolean;
+  now?: () => number;
+  /** Overrides the transport chosen from config (tests of send failures). */
+  transport?: MailTransport;
+}
+
+export function createMailer(options: CreateMailerOptions): Mailer {
+  const { config, log } = options;
+  const smtp = config.smtp;
+  const transport =
+    options.transport ??
+    (smtp.host
+      ? createSmtpTransport({ host: smtp.host, port: smtp.port ?? 587, user: smtp.user, pass: smtp.pass })
+      : options.production
+        ? createUnconfiguredTransport()
+        : createLogTransport(log));
+  const templates = new TemplateStore({ urls: config.mailer.templates, log, now: options.now });
+  return new Mailer(config, transport, templates, log);
+}

@@ -1,0 +1,149 @@
+// redirect_to allow-list (reference §6.4). An invalid redirect is never an error: it silently
+// falls back to SITE_URL, exactly as GoTrue does, so callers only ever get a usable URL back.
+
+export interface RedirectSettings {
+  siteUrl: string;
+  uriAllowList: readonly string[];
+}
+
+export interface RedirectSources {
+  /** `redirect_to` query parameter (what auth-js sends). */
+  query?: unknown;
+  /** `redirect_to` field of the JSON body (generate_link, verify). */
+  body?: unknown;
+  /** `redirect_to` request header. */
+  header?: unknown;
+  /** Referer header: used only when it is itself allowed. */
+  referer?: unknown;
+}
+
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
+
+/**
+ * Compiles a gobwas/glob pattern with separators `.` and `/` into an anchored regular expression:
+ * `*` stays within one host label or path segment, `**` crosses them, `?` is one non-separator
+ * character, `[abc]` / `[!abc]` / `[a-z]` are character classes and `{a,b}` alternatives.
+ */
+export function compileAllowListGlob(pattern: string): RegExp {
+  let i = 0;
+  const parse = (inBraces: boolean): string => {
+    let out = '';
+    while (i < pattern.length) {
+      const c = pattern[i]!;
+      if (inBraces && (c === ',' || c === '}')) return out;
+      i += 1;
+      if (c === '*') {
+        if (pattern[i] === '*') {
+          i += 1;
+          out += '.*';
+        } else {
+          out += '[^./]*';
+        }
+      } else if (c === '?') {
+        out += '[^./]';
+      } else if (c === '[') {
+        const end = pattern.indexOf(']', i);
+        if (end === -1) {
+          out += '\\[';
+          continue;
+        }
+        let body = pattern.slice(i, end);
+        i = end + 1;
+        const negated = body.startsWith('!');
+        if (negated) body = body.slice(1);
+        const escaped = body.replace(/[\\\]^]/g, (m) => `\\${m}`);
+        out += negated ? `[^${escaped}./]` : `[${escaped}]`;
+      } else if (c === '{') {
+        const alternatives: string[] = [];
+        for (;;) {
+          alternatives.push(parse(true));
+          const stop = pattern[i];
+          i += 1;
+          if (stop !== ',') break;
+        }
+        out += `(?:${alternatives.join('|')})`;
+      } else if (c === '\\' && i < pattern.length) {
+        out += escapeRegExp(pattern[i]!);
+        i += 1;
+      } else {
+        out += escapeRegExp(c);
+      }
+    }
+    return out;
+  };
+  return new RegExp(`^${parse(false)}$`);
+}
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+}
+
+function parseUrl(value: string): URL | undefined {
+  try {
+    return new URL(value);
+  } catch {
+    return undefined;
+  }
+}
+
+function isIpLiteral(hostname: string): boolean {
+  return /^\d{1,3}(\.\d{1,3}){3}$/.test(hostname) || hostname.startsWith('[');
+}
+
+export class RedirectPolicy {
+  private readonly site: URL | undefined;
+  private readonly globs: RegExp[];
+
+  constructor(private readonly settings: RedirectSettings) {
+    this.site = parseUrl(settings.siteUrl);
+    this.globs = settings.uriAllowList
+      .map((p) => p.trim())
+      .filter((p) => p.length > 0)
+      .map(compileAllowListGlob);
+  }
+
+  /** True when `candidate` may be used as a redirect target. */
+  isAllowed(candidate: string): boolean {
+    // Whitespace, backslashes and control characters only serve parser differentials.
+    // eslint-disable-next-line no-control-regex
+    if (candidate === '' || /[\s\\\u0000-\u001f\u007f]/.test(candidate)) return false;
+    const url = parseUrl(candidate);
+    if (!url) return false;
+    const web = url.protocol === 'http:' || url.protocol === 'https:';
+    // Credentials in a redirect URL only ever serve to disguise the real host (good.com@evil.com).
+    if (web && (url.username !== '' || url.password !== '')) return false;
+
+    const site = this.site;
+    if (site && url.protocol === site.protocol && url.hostname === site.hostname) {
+      if (LOOPBACK_HOSTS.has(url.hostname) || url.port === site.port) return true;
+    }
+
+    if (web) {
+      const host = url.hostname;
+      if (host === '' || /^\d+$/.test(host)) return false;
+      if (isIpLiteral(host) && !LOOPBACK_HOSTS.has(host) && !host.startsWith('127.')) return false;
+    }
+    const withoutFragment = candidate.split('#')[0]!;
+    return this.globs.some((g) => g.test(withoutFragment));
+  }
+
+  /** The validated redirect for a request: query, then body, then header, then Referer, else SITE_URL. */
+  resolve(sources: RedirectSources): string {
+    for (const value of [sources.query, sources.body, sources.header]) {
+      if (typeof value === 'string' && value !== '') {
+        return this.isAllowed(value) ? value : this.fallback(sources.referer);
+      }
+    }
+    return this.fallback(sources.referer);
+  }
+
+  /** A single candidate (e.g. a stored flow state referrer): itself when allowed, else SITE_URL. */
+  validate(candidate: string | undefined | null): string {
+    return candidate && this.isAllowed(candidate) ? candidate : this.settings.siteUrl;
+  }
+
+  private fallback(referer: unknown): string {
+    if (typeof referer === 'string' && referer !== '' && this.isAllowed(referer)) return referer;
+    return this.settings.siteUrl;
+  }
+}

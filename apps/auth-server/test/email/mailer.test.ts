@@ -1,0 +1,175 @@
+// The Mailer over real SMTP (in-process catcher), templates served by a real HTTP server.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Writable } from 'node:stream';
+import pino from 'pino';
+import type { AuthConfig } from '@keyzone/config';
+import { createMailer, type MailerConfig } from '../../src/mail/mailer';
+import { ApiError } from '../../src/errors';
+import { startSmtpCatcher, type SmtpCatcher } from '../helpers/smtp-catcher';
+
+function capturingLogger() {
+  const lines: Record<string, unknown>[] = [];
+  const stream = new Writable({
+    write(chunk, _enc, cb) {
+      lines.push(JSON.parse(String(chunk)));
+      cb();
+    },
+  });
+  return { log: pino({ level: 'debug' }, stream), lines };
+}
+
+const subjects: AuthConfig['mailer']['subjects'] = {
+  invite: "You've been invited",
+  confirmation: 'Confirm your email address',
+  recovery: 'Reset your password',
+  magicLink: 'Your sign-in link',
+  emailChange: 'Confirm your new email address',
+  reauthentication: '{{ .Token }} is your verification code',
+  passwordChangedNotification: 'Your password was changed',
+  emailChangedNotification: 'Your email address was changed',
+  phoneChangedNotification: 'Your phone number was changed',
+  identityLinkedNotification: 'A new sign-in method was linked to your account',
+  identityUnlinkedNotification: 'A sign-in method was removed from your account',
+  mfaFactorEnrolledNotification: 'A new verification method was added to your account',
+  mfaFactorUnenrolledNotification: 'A verification method was removed from your account',
+};
+const noTemplates = Object.fromEntries(Object.keys(subjects).map((k) => [k, undefined])) as AuthConfig['mailer']['templates'];
+
+function mailerConfig(smtp: Partial<AuthConfig['smtp']>, templates: Partial<AuthConfig['mailer']['templates']> = {}): MailerConfig {
+  return {
+    siteUrl: 'https://app.example.com',
+    api: { host: undefined, port: 0, externalUrl: 'https://auth.example.com/auth/v1/', requestIdHeader: undefined, endpoint: undefined },
+    smtp: { host: undefined, port: undefined, user: undefined, pass: undefined, adminEmail: 'admin@example.com', senderName: undefined, maxFrequency: 60, ...smtp },
+    mailer: {
+      autoconfirm: false,
+      otpExp: 86400,
+      otpLength: 6,
+      secureEmailChangeEnabled: true,
+      urlPaths: { invite: '/verify', confirmation: '/verify', recovery: '/verify', emailChange: '/verify' },
+      subjects,
+      templates: { ...noTemplates, ...templates },
+      notifications: {
+        passwordChanged: true, emailChanged: false, phoneChanged: false, identityLinked: false,
+        identityUnlinked: false, mfaFactorEnrolled: false, mfaFactorUnenrolled: false,
+      },
+    },
+  };
+}
+
+let catcher: SmtpCatcher;
+let templateServer: http.Server;
+let templateBase: string;
+
+beforeAll(async () => {
+  catcher = await startSmtpCatcher({ user: 'mailer', pass: 's3cret' });
+  templateServer = http.createServer((req, res) => {
+    if (req.url === '/recovery.html') {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end('<p>Custom {{ .Email }} {{.ConfirmationURL}} code={{ .Token }} hash={{ .TokenHash }}</p>');
+    } else {
+      res.writeHead(404);
+      res.end();
+    }
+  });
+  await new Promise<void>((resolve) => templateServer.listen(0, '127.0.0.1', resolve));
+  templateBase = `http://127.0.0.1:${(templateServer.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  await catcher.close();
+  await new Promise((resolve) => templateServer.close(resolve));
+});
+
+describe('Mailer', () => {
+  it('builds action links on API_EXTERNAL_URL with the kind URL path, escaping redirect_to only when needed', () => {
+    const { log } = capturingLogger();
+    const mailer = createMailer({ config: mailerConfig({}), log, production: false });
+    expect(mailer.actionLink('confirmation', { tokenHash: 'abc', type: 'signup', redirectTo: 'https://app.example.com/welcome' }))
+      .toBe('https://auth.example.com/auth/v1/verify?token=abc&type=signup&redirect_to=https://app.example.com/welcome');
+    expect(mailer.actionLink('magicLink', { tokenHash: 'pkce_abc', type: 'magiclink', redirectTo: 'https://app.example.com/?a=1&b=2' }))
+      .toBe('https://auth.example.com/auth/v1/verify?token=pkce_abc&type=magiclink&redirect_to=https%3A%2F%2Fapp.example.com%2F%3Fa%3D1%26b%3D2');
+  });
+
+  it('sends over SMTP with AUTH, From "name <admin>", rendered subject and escaped body', async () => {
+    const { log } = capturingLogger();
+    const mailer = createMailer({
+      config: mailerConfig({ host: '127.0.0.1', port: catcher.port, user: 'mailer', pass: 's3cret', senderName: 'Keyzone Team' }),
+      log,
+      production: true,
+    });
+    const sent = await mailer.send({ kind: 'reauthentication', to: 'Alice@Example.com', data: { SiteURL: 'https://app.example.com', Token: '123456' } });
+    expect(sent.messageId).toMatch(/@/);
+    const mail = await catcher.nextMessageTo('alice@example.com');
+    expect(mail.subject).toBe('123456 is your verification code');
+    expect(mail.from).toBe('"Keyzone Team" <admin@example.com>');
+    expect(mail.html).toContain('Enter the code: 123456');
+
+    await mailer.send({
+      kind: 'confirmation',
+      to: 'bob@example.com',
+      data: { SiteURL: 'https://app.example.com', ConfirmationURL: 'https://x/verify?token=a&type=signup&redirect_to=<script>', Token: '654321' },
+    });
+    const confirmation = await catcher.nextMessageTo('bob@example.com');
+    expect(confirmation.subject).toBe('Confirm your email address');
+    expect(confirmation.html).toContain('href="https://x/verify?token=a&amp;type=signup&amp;redirect_to=&lt;script&gt;"');
+    expect(confirmation.html).toContain('enter the code: 654321');
+    mailer.close();
+  });
+
+  it('loads a template from its URL and falls back to the default (with a warning) when it cannot', async () => {
+    const { log, lines } = capturingLogger();
+    const mailer = createMailer({
+      config: mailerConfig(
+        { host: '127.0.0.1', port: catcher.port, user: 'mailer', pass: 's3cret' },
+        { recovery: `${templateBase}/recovery.html`, magicLink: `${templateBase}/missing.html` },
+      ),
+      log,
+      production: false,
+    });
+    await mailer.send({
+      kind: 'recovery',
+      to: 'carol@example.com',
+      data: { SiteURL: 's', Email: 'carol@example.com', ConfirmationURL: 'https://l/', Token: '111222', TokenHash: 'h4sh' },
+    });
+    expect((await catcher.nextMessageTo('carol@example.com')).html).toContain('Custom carol@example.com https://l/ code=111222 hash=h4sh');
+
+    await mailer.send({ kind: 'magicLink', to: 'dave@example.com', data: { SiteURL: 's', ConfirmationURL: 'https://m/', Token: '333444' } });
+    const magic = await catcher.nextMessageTo('dave@example.com');
+    expect(magic.subject).toBe('Your sign-in link');
+    // sender name defaults to the admin email, which nodemailer writes as the bare address
+    expect(magic.rawFrom).toBe('admin@example.com');
+    expect(magic.html).toContain('<a href="https://m/">Log In</a>');
+    expect(lines.some((l) => l.level === 40 && String(l.msg).includes('built-in default'))).toBe(true);
+    mailer.close();
+  });
+
+  it('turns an SMTP rejection into 500 unexpected_failure and logs the reply', async () => {
+    const { log, lines } = capturingLogger();
+    const mailer = createMailer({ config: mailerConfig({ host: '127.0.0.1', port: catcher.port, user: 'mailer', pass: 's3cret' }), log, production: true });
+    catcher.failNext();
+    const err = await mailer.send({ kind: 'invite', to: 'erin@example.com', data: { SiteURL: 's', ConfirmationURL: 'u', Token: '1' } }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ApiError);
+    expect(err).toMatchObject({ status: 500, code: 'unexpected_failure', message: 'Error sending invite email' });
+    expect(lines.find((l) => l.msg === 'sending mail failed')).toMatchObject({ smtpCode: 554 });
+    mailer.close();
+  });
+
+  it('logs subject, recipient, link and code when SMTP is not configured outside production', async () => {
+    const { log, lines } = capturingLogger();
+    const mailer = createMailer({ config: mailerConfig({ adminEmail: undefined }), log, production: false });
+    await mailer.send({ kind: 'magicLink', to: 'frank@example.com', data: { SiteURL: 's', ConfirmationURL: 'https://link/', Token: '999000' } });
+    expect(lines.find((l) => l.mail)).toMatchObject({
+      mail: { kind: 'magicLink', to: 'frank@example.com', subject: 'Your sign-in link', actionLink: 'https://link/', emailOtp: '999000' },
+    });
+  });
+
+  it('refuses to send in production without SMTP', async () => {
+    const { log } = capturingLogger();
+    const mailer = createMailer({ config: mailerConfig({}), log, production: true });
+    await expect(mailer.send({ kind: 'recovery', to: 'g@example.com', data: { SiteURL: 's' } })).rejects.toMatchObject({
+      status: 500,
+      message: 'Error sending recovery email',
+    });
+  });
+});
