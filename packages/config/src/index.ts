@@ -6,5 +6,13 @@ export type {
 export {
   PROVIDER_NAMES, MAIL_KINDS, NOTIFICATION_KINDS, SMS_PROVIDERS, LOG_LEVELS, CAPTCHA_PROVIDERS,
 } from './auth/schema';
+export { loadAuthConfig, type LoadAuthConfigOptions } from './auth/load';
+export { DEFAULT_SUBJECTS } from './auth/schema-email';
+
 export type { DnsConfig, DnsEnvironment } from './dns/schema';
 export { DNS_ENVIRONMENTS, DEFAULT_DEV_SESSION_SECRET } from './dns/schema';
+export { loadDnsConfig, type LoadDnsConfigOptions } from './dns/load';
+export { loadYamlEnvironments, type LoadYamlEnvironmentsOptions } from './yaml/environments';
+
+export { ConfigError, exitOnConfigError } from './errors';
+export { parseBoolean, parseDuration, parseList, parseRequiredCharacters } from './coerce';

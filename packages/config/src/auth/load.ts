@@ -1,0 +1,74 @@
+// loadAuthConfig: .env (from cwd) under the environment, AUTH_/GOTRUE_ prefixes, coercion, one error
+// listing every problem, and a deeply frozen result.
+import fs from 'node:fs';
+import path from 'node:path';
+import dotenv from 'dotenv';
+import { ConfigError } from '../errors';
+import { deepFreeze } from '../coerce';
+import { ALIAS_PREFIX, EnvReader, PREFIX } from './env-reader';
+import type { AuthConfig } from './schema';
+import { readApi, readDb, readLog, readTopLevel } from './schema-core';
+import { readJwt } from './schema-jwt';
+import { readExternal } from './schema-external';
+import { readPassword, readRateLimit, readSecurity } from './schema-security';
+import { readMailer, readSmtp } from './schema-email';
+import { readSms } from './schema-sms';
+import { readMetrics, readTracing } from './schema-observability';
+
+export interface LoadAuthConfigOptions {
+  /** Variables to read; default process.env. */
+  env?: Record<string, string | undefined>;
+  /** Folder holding the optional .env file; default process.cwd(). */
+  cwd?: string;
+  /** Fallbacks by UNPREFIXED name (e.g. DATABASE_URL, JWT_SECRET), used when neither env nor .env sets one. */
+  defaults?: Record<string, string>;
+}
+
+function readDotenv(cwd: string): Record<string, string> {
+  const file = path.join(cwd, '.env');
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return {};
+    throw new ConfigError([`${file}: cannot be read (${(err as Error).message})`]);
+  }
+  return dotenv.parse(text);
+}
+
+/** Accept defaults keyed with a prefix too, by stripping it. */
+function unprefixDefaults(defaults: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(defaults)) {
+    const bare = key.startsWith(PREFIX) ? key.slice(PREFIX.length)
+      : key.startsWith(ALIAS_PREFIX) ? key.slice(ALIAS_PREFIX.length) : key;
+    out[bare] = value;
+  }
+  return out;
+}
+
+export function loadAuthConfig(options: LoadAuthConfigOptions = {}): AuthConfig {
+  const env = options.env ?? process.env;
+  const vars: Record<string, string | undefined> = { ...readDotenv(options.cwd ?? process.cwd()) };
+  for (const [key, value] of Object.entries(env)) if (value !== undefined) vars[key] = value;
+  const r = new EnvReader(vars, unprefixDefaults(options.defaults ?? {}));
+
+  const config: AuthConfig = {
+    ...readTopLevel(r),
+    api: readApi(r),
+    db: readDb(r),
+    log: readLog(r),
+    jwt: readJwt(r),
+    external: readExternal(r),
+    password: readPassword(r),
+    security: readSecurity(r),
+    rateLimit: readRateLimit(r),
+    smtp: readSmtp(r),
+    mailer: readMailer(r),
+    sms: readSms(r),
+    tracing: readTracing(r),
+    metrics: readMetrics(r),
+  };
+  if (r.problems.length > 0) throw new ConfigError(r.problems);
+  return deepFreeze(config);
+}

@@ -1,0 +1,97 @@
+// loadDnsConfig: the DNS service's YAML environments plus PORT / DATABASE_URL / SESSION_SECRET from the
+// environment, mapped to the camelCase DnsConfig. Production refuses the shipped session secret and a
+// missing database URL (no embedded default there).
+import fs from 'node:fs';
+import path from 'node:path';
+import { ConfigError } from '../errors';
+import { deepFreeze, parseInteger, quote } from '../coerce';
+import { parseNodeEnv, parseYamlEnvironments } from '../yaml/environments';
+import { DEFAULT_DEV_SESSION_SECRET, DNS_ENVIRONMENTS, type DnsConfig } from './schema';
+import { DB_URL, dnsYamlSchema, parseBytes } from './yaml-schema';
+
+export interface LoadDnsConfigOptions {
+  /** The config folder, or a folder containing `config/`; default `config` under cwd. DNS_CONFIG_DIR wins. */
+  dir?: string;
+  /** Default env.NODE_ENV, else 'development'. */
+  nodeEnv?: string;
+  /** Default process.env. */
+  env?: Record<string, string | undefined>;
+}
+
+const MIN_PRODUCTION_SECRET = 32;
+
+function resolveDir(options: LoadDnsConfigOptions, env: Record<string, string | undefined>): string {
+  const fromEnv = env.DNS_CONFIG_DIR?.trim();
+  if (fromEnv) return path.resolve(fromEnv);
+  const base = path.resolve(options.dir ?? process.cwd());
+  const nested = path.join(base, 'config');
+  if (options.dir === undefined || fs.statSync(nested, { throwIfNoEntry: false })?.isDirectory()) return nested;
+  return base;
+}
+
+function setting(env: Record<string, string | undefined>, name: string): string | undefined {
+  const value = env[name];
+  return value === undefined || value.trim() === '' ? undefined : value;
+}
+
+export function loadDnsConfig(options: LoadDnsConfigOptions = {}): DnsConfig {
+  const env = options.env ?? process.env;
+  const nodeEnv = options.nodeEnv ?? env.NODE_ENV;
+  const problems: string[] = [];
+  const envName = parseNodeEnv(nodeEnv);
+  if (!envName) {
+    throw new ConfigError([`NODE_ENV: expected one of ${DNS_ENVIRONMENTS.join(', ')}, got ${quote(nodeEnv ?? '')}`]);
+  }
+  const { value: yml, problems: yamlProblems } = parseYamlEnvironments({
+    dir: resolveDir(options, env), nodeEnv: envName, schema: dnsYamlSchema,
+  });
+  problems.push(...yamlProblems);
+
+  const portText = setting(env, 'PORT');
+  const port = portText === undefined ? undefined : parseInteger(portText);
+  if (portText !== undefined && (port === undefined || port < 0 || port > 65535)) {
+    problems.push(`PORT: expected a number from 0 to 65535, got ${quote(portText)}`);
+  }
+  const databaseUrl = setting(env, 'DATABASE_URL')?.trim();
+  if (databaseUrl !== undefined && !DB_URL.test(databaseUrl)) {
+    problems.push('DATABASE_URL: expected a postgres://, postgresql:// or pglite:// URL');
+  }
+  const sessionSecret = setting(env, 'SESSION_SECRET');
+  const production = envName === 'production';
+
+  if (yml) {
+    const secret = sessionSecret ?? yml.session.secret;
+    if (production) {
+      if (secret === undefined || secret === DEFAULT_DEV_SESSION_SECRET) {
+        problems.push('SESSION_SECRET: required in production (set it, or secret in the production section of session.yml; the shipped development secret is refused)');
+      } else if (secret.length < MIN_PRODUCTION_SECRET) {
+        problems.push(`${sessionSecret !== undefined ? 'SESSION_SECRET' : 'session.yml: production.secret'}: expected at least ${MIN_PRODUCTION_SECRET} characters in production`);
+      }
+      if ((databaseUrl ?? yml.database.url) === undefined) {
+        problems.push('DATABASE_URL: required in production (set it, or url in the production section of database.yml)');
+      }
+    }
+  }
+  if (problems.length > 0 || !yml) throw new ConfigError(problems);
+
+  const config: DnsConfig = {
+    http: {
+      host: yml.http.host,
+      port: port ?? yml.http.port,
+      keepAliveTimeoutSeconds: yml.http.keep_alive_timeout_seconds,
+      defaultGroup: yml.http.default_group,
+      bodyLimit: parseBytes(yml.http.body_limit) ?? 102400,
+    },
+    session: {
+      cookieName: yml.session.cookie_name,
+      ttlSeconds: yml.session.ttl_seconds,
+      secret: sessionSecret ?? yml.session.secret ?? DEFAULT_DEV_SESSION_SECRET,
+      secure: yml.session.secure ?? production,
+    },
+    database: { url: databaseUrl ?? yml.database.url },
+    log: { level: yml.log.level, file: yml.log.file },
+    security: { bcryptCost: yml.security.bcrypt_cost },
+    env: envName,
+  };
+  return deepFreeze(config);
+}

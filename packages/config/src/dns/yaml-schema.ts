@@ -1,0 +1,50 @@
+// Schema of the DNS service's YAML files (snake_case keys as written; NicTool style). Every setting has a
+// default, so a missing file or key is fine; unknown files and keys are errors (typos surface at start-up).
+import { z } from 'zod';
+import { LOG_LEVELS } from '../auth/schema';
+
+const DB_URL = /^(postgres|postgresql|pglite):\/\/\S+$/;
+
+/** "100kb", "1mb", "512b" or a plain byte count → bytes. */
+export function parseBytes(value: string | number): number | undefined {
+  if (typeof value === 'number') return Number.isInteger(value) && value > 0 ? value : undefined;
+  const match = /^\s*(\d+)\s*(b|kb|mb)?\s*$/i.exec(value);
+  if (!match) return undefined;
+  const factor = { b: 1, kb: 1024, mb: 1024 * 1024 }[(match[2] ?? 'b').toLowerCase() as 'b' | 'kb' | 'mb'];
+  const bytes = Number(match[1]) * factor;
+  return bytes > 0 ? bytes : undefined;
+}
+
+const port = z.number().int().min(0).max(65535);
+
+export const dnsYamlSchema = z.strictObject({
+  http: z.strictObject({
+    host: z.string().min(1).default('127.0.0.1'),
+    port: port.default(3000),
+    keep_alive_timeout_seconds: z.number().min(0).default(5),
+    default_group: z.string().min(1).default('NicTool'),
+    body_limit: z.union([z.number(), z.string()])
+      .refine((v) => parseBytes(v) !== undefined, 'expected a byte count such as 102400, "100kb" or "1mb"')
+      .default(102400),
+  }).prefault({}),
+  session: z.strictObject({
+    cookie_name: z.string().regex(/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/, 'expected a cookie name (letters, digits, -_.)')
+      .default('sid-dnsapi'),
+    ttl_seconds: z.number().int().min(1).default(3600),
+    secret: z.string().min(1).optional(),
+    secure: z.boolean().optional(),
+  }).prefault({}),
+  database: z.strictObject({
+    url: z.string().regex(DB_URL, 'expected a postgres://, postgresql:// or pglite:// URL').optional(),
+  }).prefault({}),
+  log: z.strictObject({
+    level: z.enum(LOG_LEVELS).default('info'),
+    file: z.string().min(1).optional(),
+  }).prefault({}),
+  security: z.strictObject({
+    bcrypt_cost: z.number().int().min(4).max(15).default(10),
+  }).prefault({}),
+});
+
+export type DnsYaml = z.output<typeof dnsYamlSchema>;
+export { DB_URL };

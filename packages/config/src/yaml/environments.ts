@@ -1,0 +1,146 @@
+// loadYamlEnvironments: a folder of <name>.yml files, each with a `default` section and optional
+// production / development / test sections. The NODE_ENV section is deep-merged over `default`, the
+// result keyed by file basename and validated with a zod schema; problems name file, section and key path.
+import fs from 'node:fs';
+import path from 'node:path';
+import yaml from 'js-yaml';
+import type { z } from 'zod';
+import { ConfigError } from '../errors';
+import { quote } from '../coerce';
+import { DNS_ENVIRONMENTS, type DnsEnvironment } from '../dns/schema';
+import { deepMerge, getPath, isPlainObject, stripNulls } from './merge';
+
+export const SECTIONS = ['default', ...DNS_ENVIRONMENTS] as const;
+
+export interface LoadYamlEnvironmentsOptions<S extends z.ZodType> {
+  /** The folder holding the *.yml (or *.yaml) files. */
+  dir: string;
+  /** Which section to merge over `default`; default 'development'. */
+  nodeEnv?: string;
+  /** Schema of the merged tree: one key per file basename (snake_case keys inside, as in the files). */
+  schema: S;
+}
+
+interface FileData { fileName: string; sections: Record<string, unknown> }
+
+/** Checks NODE_ENV; undefined when it is not one of the sections. */
+export function parseNodeEnv(value: string | undefined): DnsEnvironment | undefined {
+  const v = (value ?? '').trim() === '' ? 'development' : (value ?? '').trim();
+  return DNS_ENVIRONMENTS.find((e) => e === v);
+}
+
+function readFiles(dir: string, problems: string[]): Map<string, FileData> {
+  const files = new Map<string, FileData>();
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir).filter((n) => /\.ya?ml$/.test(n)).sort();
+  } catch (err) {
+    problems.push(`${dir}: configuration folder cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+    return files;
+  }
+  for (const fileName of names) {
+    const key = fileName.replace(/\.ya?ml$/, '');
+    if (files.has(key)) {
+      problems.push(`${fileName}: duplicates ${files.get(key)?.fileName}`);
+      continue;
+    }
+    let doc: unknown;
+    try {
+      doc = yaml.load(fs.readFileSync(path.join(dir, fileName), 'utf8'), { filename: fileName });
+    } catch (err) {
+      problems.push(`${fileName}: invalid YAML (${(err as Error).message.split('\n')[0]})`);
+      continue;
+    }
+    if (doc === undefined || doc === null) doc = {};
+    if (!isPlainObject(doc)) {
+      problems.push(`${fileName}: expected a mapping of sections (${SECTIONS.join(', ')})`);
+      continue;
+    }
+    for (const section of Object.keys(doc)) {
+      if (!(SECTIONS as readonly string[]).includes(section)) {
+        problems.push(`${fileName}: unknown section ${quote(section)} (expected ${SECTIONS.join(', ')})`);
+      }
+    }
+    if (!('default' in doc)) problems.push(`${fileName}: missing the default section`);
+    for (const section of SECTIONS) {
+      const body = doc[section];
+      if (body !== undefined && body !== null && !isPlainObject(body)) {
+        problems.push(`${fileName}: ${section}: expected a mapping`);
+      }
+    }
+    files.set(key, { fileName, sections: doc });
+  }
+  return files;
+}
+
+const NOUNS: Record<string, string> = {
+  number: 'a number', string: 'a string', boolean: 'a boolean', object: 'a mapping', array: 'a list', int: 'an integer',
+};
+
+/** Keys whose values are never echoed. */
+function isSecretKey(key: PropertyKey | undefined): boolean {
+  return /secret|pass|token|key|url/i.test(String(key ?? ''));
+}
+
+function describeIssue(issue: z.core.$ZodIssue, value: unknown): string {
+  const last = issue.path[issue.path.length - 1];
+  const got = value === undefined || isSecretKey(last) || typeof value === 'object'
+    ? '' : `, got ${quote(String(value))}`;
+  switch (issue.code) {
+    case 'invalid_type':
+      return value === undefined ? 'required' : `expected ${NOUNS[issue.expected] ?? issue.expected}${got}`;
+    case 'too_small':
+      return `expected ${issue.origin === 'string' ? `at least ${issue.minimum} characters` : `at least ${issue.minimum}`}${got}`;
+    case 'too_big':
+      return `expected ${issue.origin === 'string' ? `at most ${issue.maximum} characters` : `at most ${issue.maximum}`}${got}`;
+    case 'invalid_value':
+      return `expected one of ${issue.values.map((v) => String(v)).join(', ')}${got}`;
+    default:
+      return `${issue.message}${got}`;
+  }
+}
+
+/** Validates the merged tree; returns the value or the problems (never throws for bad input). */
+export function parseYamlEnvironments<S extends z.ZodType>(
+  options: LoadYamlEnvironmentsOptions<S>,
+): { value?: z.output<S>; problems: string[] } {
+  const problems: string[] = [];
+  const env = parseNodeEnv(options.nodeEnv);
+  if (!env) return { problems: [`NODE_ENV: expected one of ${DNS_ENVIRONMENTS.join(', ')}, got ${quote(options.nodeEnv ?? '')}`] };
+  const files = readFiles(options.dir, problems);
+  if (problems.length > 0) return { problems };
+
+  const merged: Record<string, unknown> = {};
+  for (const [key, file] of files) {
+    merged[key] = stripNulls(deepMerge(file.sections.default ?? {}, file.sections[env]));
+  }
+  const result = options.schema.safeParse(merged);
+  if (result.success) return { value: result.data, problems };
+
+  // Name the file and the section a bad value came from (the environment's when it set the key).
+  const where = (keys: PropertyKey[]): string => {
+    const [fileKey, ...rest] = keys;
+    const file = files.get(String(fileKey));
+    if (!file) return `${String(fileKey)}.yml`;
+    const fromEnv = getPath(file.sections[env], rest.filter((k) => typeof k !== 'symbol'));
+    const section = fromEnv !== undefined && fromEnv !== null ? env : 'default';
+    return rest.length === 0 ? file.fileName : `${file.fileName}: ${section}.${rest.map(String).join('.')}`;
+  };
+  for (const issue of result.error.issues) {
+    const keys = issue.path as PropertyKey[];
+    if (issue.code === 'unrecognized_keys') {
+      for (const key of issue.keys) {
+        problems.push(keys.length === 0 ? `${key}.yml: unknown configuration file` : `${where([...keys, key])}: unknown setting`);
+      }
+      continue;
+    }
+    problems.push(`${where(keys)}: ${describeIssue(issue, getPath(merged, keys))}`);
+  }
+  return { problems };
+}
+
+export function loadYamlEnvironments<S extends z.ZodType>(options: LoadYamlEnvironmentsOptions<S>): z.output<S> {
+  const { value, problems } = parseYamlEnvironments(options);
+  if (problems.length > 0 || value === undefined) throw new ConfigError(problems);
+  return value;
+}
