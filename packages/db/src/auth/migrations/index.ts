@@ -1,0 +1,26 @@
+// The auth migrations in the order they run. Add new files at the end with a later timestamp;
+// never edit or reorder a shipped one.
+import type { Migration, MigrationProvider } from 'kysely';
+import { authNames } from './names';
+import type { AuthMigrationUp } from './names';
+import * as m202611230200 from './202611230200_core_tables';
+import * as m202611230201 from './202611230201_tokens_and_mfa';
+import * as m202611230202 from './202611230202_rls_helpers';
+import * as m202611230203 from './202611230203_admin_search';
+import * as m202611230204 from './202611230204_email_send_log';
+
+export const authMigrations: ReadonlyArray<readonly [string, AuthMigrationUp]> = [
+  ['202611230200_core_tables', m202611230200.up],
+  ['202611230201_tokens_and_mfa', m202611230201.up],
+  ['202611230202_rls_helpers', m202611230202.up],
+  ['202611230203_admin_search', m202611230203.up],
+  ['202611230204_email_send_log', m202611230204.up],
+];
+
+/** Migrations for one namespace (already validated), bound to its table names. */
+export function authMigrationProvider(namespace: string | undefined): MigrationProvider {
+  const names = authNames(namespace);
+  const migrations: Record<string, Migration> = {};
+  for (const [name, up] of authMigrations) migrations[name] = { up: (db) => up(db, names) };
+  return { getMigrations: async () => migrations };
+}

@@ -1,0 +1,193 @@
+// Kysely table types for schema `auth` (GoTrue-compatible, reference §5). Query code names tables
+// 'auth.users', 'auth.sessions', ...; with DB_NAMESPACE the connect() plugin adds the prefix.
+// Timestamps are timestamptz → Date. int8 (bigserial) comes back as a string on both drivers.
+// Nullable columns are optional on insert; Generated<> marks columns with a database default.
+import type { ColumnType, Generated, GeneratedAlways } from 'kysely';
+
+export type JsonObject = Record<string, unknown>;
+/** jsonb: objects read back parsed; on write pass an object (or a JSON string, required for arrays on pg). */
+export type Jsonb<T = JsonObject> = ColumnType<T, T | string, T | string>;
+export type Timestamp = ColumnType<Date, Date | string, Date | string>;
+export type CreatedAt = ColumnType<Date, Date | string | undefined, Date | string>;
+
+export type AalLevel = 'aal1' | 'aal2' | 'aal3';
+export type FactorType = 'totp' | 'webauthn' | 'phone';
+export type FactorStatus = 'unverified' | 'verified';
+export type CodeChallengeMethod = 's256' | 'plain';
+export type OneTimeTokenType =
+  | 'confirmation_token'
+  | 'reauthentication_token'
+  | 'recovery_token'
+  | 'email_change_token_new'
+  | 'email_change_token_current'
+  | 'phone_change_token';
+
+export interface UsersTable {
+  instance_id: Generated<string | null>; // nil UUID by default
+  id: Generated<string>; // uuid, gen_random_uuid() when omitted
+  aud: string | null;
+  role: string | null;
+  email: string | null; // unique among is_sso_user = false (users_email_partial_key)
+  encrypted_password: string | null;
+  email_confirmed_at: Timestamp | null;
+  invited_at: Timestamp | null;
+  confirmation_token: Generated<string | null>; // '' by default
+  confirmation_sent_at: Timestamp | null;
+  recovery_token: Generated<string | null>;
+  recovery_sent_at: Timestamp | null;
+  email_change_token_new: Generated<string | null>;
+  email_change: Generated<string | null>;
+  email_change_sent_at: Timestamp | null;
+  email_change_token_current: Generated<string | null>;
+  email_change_confirm_status: Generated<number | null>; // 0..2
+  last_sign_in_at: Timestamp | null;
+  raw_app_meta_data: Generated<Jsonb>; // '{}' by default
+  raw_user_meta_data: Generated<Jsonb>;
+  is_super_admin: boolean | null;
+  created_at: CreatedAt;
+  updated_at: CreatedAt;
+  phone: string | null; // unique when not null/'' (users_phone_key)
+  phone_confirmed_at: Timestamp | null;
+  phone_change: Generated<string | null>;
+  phone_change_token: Generated<string | null>;
+  phone_change_sent_at: Timestamp | null;
+  confirmed_at: GeneratedAlways<Date | null>; // least(email_confirmed_at, phone_confirmed_at)
+  reauthentication_token: Generated<string | null>;
+  reauthentication_sent_at: Timestamp | null;
+  is_sso_user: Generated<boolean>;
+  deleted_at: Timestamp | null;
+  is_anonymous: Generated<boolean>;
+  banned_until: Timestamp | null;
+}
+
+export interface IdentitiesTable {
+  id: Generated<string>; // uuid (the JSON's identity_id)
+  provider_id: string; // the provider's user id (the JSON's id); unique with provider
+  user_id: string;
+  identity_data: Jsonb;
+  provider: string;
+  last_sign_in_at: Timestamp | null;
+  created_at: CreatedAt;
+  updated_at: CreatedAt;
+  email: GeneratedAlways<string | null>; // lower(identity_data->>'email')
+}
+
+export interface SessionsTable {
+  id: Generated<string>;
+  user_id: string;
+  created_at: CreatedAt;
+  updated_at: CreatedAt;
+  factor_id: string | null;
+  aal: AalLevel | null;
+  not_after: Timestamp | null;
+  refreshed_at: Timestamp | null;
+  user_agent: string | null;
+  ip: string | null; // inet
+  tag: string | null;
+}
+
+export interface RefreshTokensTable {
+  instance_id: Generated<string | null>;
+  id: Generated<string>; // bigserial, as a string
+  token: string | null; // unique (refresh_tokens_token_unique)
+  user_id: string | null; // varchar, as in GoTrue
+  revoked: Generated<boolean | null>; // false by default
+  parent: string | null; // token string of the predecessor
+  session_id: string | null;
+  created_at: CreatedAt;
+  updated_at: CreatedAt;
+}
+
+export interface AuditLogEntriesTable {
+  instance_id: Generated<string | null>;
+  id: Generated<string>;
+  payload: Jsonb | null; // json: {actor_id, actor_username, action, log_type, traits?}
+  created_at: CreatedAt;
+  ip_address: Generated<string>;
+}
+
+export interface FlowStateTable {
+  id: Generated<string>;
+  user_id: string | null;
+  auth_code: string | null;
+  code_challenge_method: CodeChallengeMethod | null;
+  code_challenge: string | null;
+  provider_type: string;
+  provider_access_token: string | null;
+  provider_refresh_token: string | null;
+  authentication_method: string;
+  auth_code_issued_at: Timestamp | null;
+  invite_token: string | null;
+  referrer: string | null;
+  linking_target_id: string | null;
+  email_optional: Generated<boolean>;
+  created_at: CreatedAt;
+  updated_at: CreatedAt;
+}
+
+export interface OneTimeTokensTable {
+  id: Generated<string>;
+  user_id: string; // unique with token_type
+  token_type: OneTimeTokenType;
+  token_hash: string; // hex SHA-224(identifier + otp), pkce_ prefix for PKCE
+  relates_to: string; // the email or phone
+  created_at: CreatedAt;
+  updated_at: CreatedAt;
+}
+
+export interface MfaFactorsTable {
+  id: Generated<string>;
+  user_id: string;
+  friendly_name: string | null;
+  factor_type: FactorType;
+  status: FactorStatus;
+  created_at: CreatedAt;
+  updated_at: CreatedAt;
+  secret: string | null;
+  phone: string | null;
+  last_challenged_at: Timestamp | null;
+  web_authn_credential: Jsonb | null;
+  web_authn_aaguid: string | null;
+  last_webauthn_challenge_data: Jsonb | null;
+}
+
+export interface MfaChallengesTable {
+  id: Generated<string>;
+  factor_id: string;
+  created_at: CreatedAt;
+  verified_at: Timestamp | null;
+  ip_address: string; // inet
+  otp_code: string | null;
+  web_authn_session_data: Jsonb | null;
+}
+
+export interface MfaAmrClaimsTable {
+  id: Generated<string>;
+  session_id: string; // unique with authentication_method (upsert target)
+  authentication_method: string;
+  created_at: CreatedAt;
+  updated_at: CreatedAt;
+}
+
+/** One row per sent email, shared by all instances, for hourly send limits. */
+export interface EmailSendLogTable {
+  id: Generated<string>; // bigserial, as a string
+  user_id: string | null;
+  kind: string; // confirmation, recovery, magiclink, invite, email_change, reauthentication, ...
+  recipient: string;
+  sent_at: CreatedAt;
+}
+
+export interface AuthDatabase {
+  'auth.users': UsersTable;
+  'auth.identities': IdentitiesTable;
+  'auth.sessions': SessionsTable;
+  'auth.refresh_tokens': RefreshTokensTable;
+  'auth.audit_log_entries': AuditLogEntriesTable;
+  'auth.flow_state': FlowStateTable;
+  'auth.one_time_tokens': OneTimeTokensTable;
+  'auth.mfa_factors': MfaFactorsTable;
+  'auth.mfa_challenges': MfaChallengesTable;
+  'auth.mfa_amr_claims': MfaAmrClaimsTable;
+  'auth.email_send_log': EmailSendLogTable;
+}

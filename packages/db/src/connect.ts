@@ -1,0 +1,62 @@
+import path from 'node:path';
+import { Kysely, PostgresDialect } from 'kysely';
+import type { Dialect } from 'kysely';
+import { Pool } from 'pg';
+import type { PoolConfig } from 'pg';
+import { AuthNamespacePlugin } from './namespace-plugin';
+import { LazyPGliteDialect } from './pglite-dialect';
+
+export interface ConnectOptions {
+  /** pg pool size; 0 or undefined = node-postgres default (10). Ignored for PGlite. */
+  maxPoolSize?: number;
+  /** DB_NAMESPACE: `auth.<table>` is rewritten to `auth.<namespace>_<table>`. Empty = none. */
+  authNamespace?: string;
+}
+
+export type ParsedDatabaseUrl =
+  | { kind: 'postgres'; url: string }
+  | { kind: 'pglite'; dataDir: string | undefined };
+
+/** Classifies a database URL; `dataDir` is absolute (relative paths resolve against cwd), undefined = memory. */
+export function parseDatabaseUrl(url: string): ParsedDatabaseUrl {
+  if (/^postgres(ql)?:\/\//i.test(url)) return { kind: 'postgres', url };
+  const pglite = /^pglite:\/\/(.*)$/i.exec(url);
+  if (pglite) {
+    const rest = pglite[1] ?? '';
+    if (rest === '') throw new Error('Invalid database URL "pglite://": use pglite://memory or pglite://<dir>');
+    return { kind: 'pglite', dataDir: rest === 'memory' ? undefined : path.resolve(rest) };
+  }
+  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(url)?.[1];
+  throw new Error(
+    `Unsupported database URL${scheme ? ` scheme "${scheme}:"` : ''}: expected postgres://, postgresql://, ` +
+      'pglite://memory or pglite://<dir>',
+  );
+}
+
+/** Where an app keeps its embedded database when no URL is configured (outside production). */
+export function defaultDatabaseUrl(appName: string): string {
+  return `pglite://.data/${appName}`;
+}
+
+/**
+ * A Kysely instance for `url`. PGlite opens lazily on the first query (the WASM start takes seconds);
+ * `db.destroy()` ends the pool or closes PGlite.
+ */
+export function connect<DB>(url: string, options: ConnectOptions = {}): Kysely<DB> {
+  const parsed = parseDatabaseUrl(url);
+  let dialect: Dialect;
+  if (parsed.kind === 'postgres') {
+    const config: PoolConfig = { connectionString: parsed.url };
+    if (options.maxPoolSize !== undefined && options.maxPoolSize > 0) config.max = options.maxPoolSize;
+    dialect = new PostgresDialect({ pool: new Pool(config) });
+  } else {
+    dialect = new LazyPGliteDialect({ dataDir: parsed.dataDir });
+  }
+  return withAuthNamespace(new Kysely<DB>({ dialect }), options.authNamespace);
+}
+
+/** Installs the DB_NAMESPACE plugin when a namespace is given. */
+export function withAuthNamespace<DB>(db: Kysely<DB>, namespace: string | undefined): Kysely<DB> {
+  return namespace ? db.withPlugin(new AuthNamespacePlugin(namespace)) : db;
+}
+

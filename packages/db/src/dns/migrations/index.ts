@@ -1,0 +1,13 @@
+// The dns migrations in the order they run. Add a file migrations/<yyyymmddHHMM>_<name>.ts exporting
+// `up(db: Kysely<unknown>)` (typed against no schema; never import ../schema.ts) and append it here
+// with a later timestamp; never edit or reorder a shipped one.
+import type { Migration, MigrationProvider } from 'kysely';
+import * as m202611230300 from './202611230300_create_schema';
+
+export const dnsMigrations: ReadonlyArray<readonly [string, Migration]> = [
+  ['202611230300_create_schema', m202611230300],
+];
+
+export const dnsMigrationProvider: MigrationProvider = {
+  getMigrations: async () => Object.fromEntries(dnsMigrations),
+};

@@ -1,0 +1,13 @@
+export { connect, defaultDatabaseUrl, parseDatabaseUrl, withAuthNamespace } from './connect';
+export type { ConnectOptions, ParsedDatabaseUrl } from './connect';
+export { migrateAuth, migrateDns, MigrationFailedError } from './migrate';
+export { AuthNamespacePlugin } from './namespace-plugin';
+export {
+  isForeignKeyViolation,
+  isSerializationOrLockError,
+  isUniqueViolation,
+  pgErrorCode,
+  pgErrorConstraint,
+} from './errors';
+export type * from './auth/schema';
+export type { DnsDatabase } from './dns/schema';
