@@ -3,9 +3,11 @@
 // with a later timestamp; never edit or reorder a shipped one.
 import type { Migration, MigrationProvider } from 'kysely';
 import * as m202611230300 from './202611230300_create_schema';
+import * as m202611230310 from './202611230310_groups_users_sessions';
 
 export const dnsMigrations: ReadonlyArray<readonly [string, Migration]> = [
   ['202611230300_create_schema', m202611230300],
+  ['202611230310_groups_users_sessions', m202611230310],
 ];
 
 export const dnsMigrationProvider: MigrationProvider = {
