@@ -5,7 +5,7 @@
 // The environment has already been merged over .env per variable name, so a variable set in the
 // environment replaces the same variable in .env.
 import {
-  isUrl, parseBoolean, parseDuration, parseInteger, parseList, quote,
+  isUrl, parseBoolean, parseDuration, parseInteger, parseList, parseNumber, quote,
 } from '../coerce';
 
 export const PREFIX = 'AUTH_';
@@ -21,6 +21,11 @@ const SYNONYMS: Record<string, string[]> = { PORT: ['API_PORT'], DATABASE_URL: [
 /** Values never echoed in messages. */
 export function isSecretName(name: string): boolean {
   return /(_SECRET|_PASS|_PASSWORD|_KEYS|_KEY|_TOKEN)$/.test(name) || /DATABASE_URL$/.test(name);
+}
+
+/** A parse failure with its own wording of what was expected. */
+export class Invalid {
+  constructor(readonly expected: string) {}
 }
 
 export interface ReadOptions { required?: boolean }
@@ -73,9 +78,12 @@ export class EnvReader {
     }
   }
 
-  /** Core: find, parse, and on failure record `NAME: expected <expected>, got "<raw>"` (raw hidden for secrets). */
+  /**
+   * Core: find, parse, and on failure record `NAME: expected <expected>, got "<raw>"` (raw hidden for
+   * secrets). A parser may return Invalid to word the expectation for that particular failure.
+   */
   read<T, O extends ReadOptions>(
-    name: string, expected: string, parse: (raw: string) => T | undefined, options?: O,
+    name: string, expected: string, parse: (raw: string) => T | Invalid | undefined, options?: O,
   ): Out<T, O> {
     const found = this.find(name);
     if (!found) {
@@ -83,9 +91,10 @@ export class EnvReader {
       return undefined as Out<T, O>;
     }
     const value = parse(found.value);
-    if (value === undefined) {
+    if (value === undefined || value instanceof Invalid) {
       const got = isSecretName(name) ? '' : `, got ${quote(found.value)}`;
-      this.problem(`${found.source}: expected ${expected}${got}`);
+      this.problem(`${found.source}: expected ${value instanceof Invalid ? value.expected : expected}${got}`);
+      return undefined as Out<T, O>;
     }
     return value as Out<T, O>;
   }
@@ -96,7 +105,8 @@ export class EnvReader {
 
   url<O extends ReadOptions & { protocols?: string[] }>(name: string, options?: O): Out<string, O> {
     const protocols = options?.protocols ?? ['http', 'https'];
-    const expected = `an absolute ${protocols.join(' or ')} URL`;
+    const names = protocols.length > 1 ? `${protocols.slice(0, -1).join(', ')} or ${protocols[protocols.length - 1]}` : protocols.join('');
+    const expected = `an absolute ${names} URL`;
     return this.read(name, expected, (raw) => (isUrl(raw.trim(), protocols) ? raw.trim() : undefined), options);
   }
 
@@ -106,9 +116,11 @@ export class EnvReader {
 
   int<O extends ReadOptions & { min?: number; max?: number }>(name: string, options?: O): Out<number, O> {
     const { min, max } = options ?? {};
-    return this.read(name, describeRange('a number', 'an integer', min, max), (raw) => {
+    return this.read(name, 'a number', (raw) => {
       const n = parseInteger(raw);
-      return n === undefined || (min !== undefined && n < min) || (max !== undefined && n > max) ? undefined : n;
+      if (n === undefined) return parseNumber(raw) === undefined ? undefined : new Invalid('a whole number');
+      const outside = (min !== undefined && n < min) || (max !== undefined && n > max);
+      return outside ? new Invalid(describeRange(min, max)) : n;
     }, options);
   }
 
@@ -130,9 +142,8 @@ export class EnvReader {
   }
 }
 
-function describeRange(noun: string, intNoun: string, min?: number, max?: number): string {
-  if (min !== undefined && max !== undefined) return `${intNoun} from ${min} to ${max}`;
-  if (min !== undefined) return `${intNoun} of at least ${min}`;
-  if (max !== undefined) return `${intNoun} of at most ${max}`;
-  return noun;
+function describeRange(min?: number, max?: number): string {
+  if (min !== undefined && max !== undefined) return `a number from ${min} to ${max}`;
+  if (min !== undefined) return `a number of at least ${min}`;
+  return `a number of at most ${max}`;
 }
