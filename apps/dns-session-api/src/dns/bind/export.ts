@@ -1,0 +1,91 @@
+// BIND zone-file export: $ORIGIN, $TTL, the SOA and NS records that come from the zone row and its
+// assigned name servers (plus glue for name servers named inside the zone), then every record in DNSSEC
+// canonical name order. Owners are written relative to the origin; RDATA names stay absolute.
+import { isInZone, normalizeName, relativeTo, splitLabels } from '../names';
+import { rdataKey, ZoneRecord } from '../records';
+import { Soa } from '../soa';
+import { RECORD_TYPES, rdataToBind } from '../types';
+
+export interface ExportNameserver {
+  name: string;
+  address?: string | null;
+  address6?: string | null;
+}
+
+export interface ExportZone {
+  name: string;
+  ttl: number;
+  soa: Omit<Soa, 'mname'> & { mname?: string };
+  nameservers: readonly ExportNameserver[];
+  records: readonly ZoneRecord[];
+  /** a first comment line, e.g. who exported it and when */
+  comment?: string;
+}
+
+/** Canonical order (RFC 4034 §6.1): compare labels right to left. */
+export function compareNames(a: string, b: string): number {
+  if (a === b) return 0;
+  const la = splitLabels(a).reverse();
+  const lb = splitLabels(b).reverse();
+  for (let i = 0; i < Math.min(la.length, lb.length); i++) {
+    const x = la[i] as string;
+    const y = lb[i] as string;
+    if (x !== y) return x < y ? -1 : 1;
+  }
+  return la.length - lb.length;
+}
+
+const TYPE_ORDER = new Map<string, number>(RECORD_TYPES.map((t, i) => [t, i]));
+
+/** The records the zone row itself implies: NS per assigned name server, A/AAAA glue for in-zone ones. */
+export function derivedRecords(zone: ExportZone): ZoneRecord[] {
+  const name = normalizeName(zone.name);
+  const out: ZoneRecord[] = [];
+  for (const ns of zone.nameservers) {
+    const host = normalizeName(ns.name);
+    out.push({ owner: name, type: 'NS', ttl: zone.ttl, rdata: { dname: host } });
+    if (isInZone(host, name)) {
+      if (ns.address) out.push({ owner: host, type: 'A', ttl: zone.ttl, rdata: { address: ns.address } });
+      if (ns.address6) out.push({ owner: host, type: 'AAAA', ttl: zone.ttl, rdata: { address: ns.address6 } });
+    }
+  }
+  return out;
+}
+
+/**
+ * The records a zone file holds besides the SOA: derived NS/glue merged with the stored records (a stored
+ * record equal to a derived one is written once; a stored RRset's TTL wins over glue's).
+ */
+export function zoneFileRecords(zone: ExportZone): ZoneRecord[] {
+  const stored = new Map<string, ZoneRecord>();
+  const rrsetTtl = new Map<string, number>();
+  for (const r of zone.records) {
+    stored.set(`${r.owner} ${r.type} ${rdataKey(r)}`, r);
+    rrsetTtl.set(`${r.owner} ${r.type}`, r.ttl);
+  }
+  const all = [...zone.records];
+  for (const d of derivedRecords(zone)) {
+    if (stored.has(`${d.owner} ${d.type} ${rdataKey(d)}`)) continue;
+    all.push({ ...d, ttl: rrsetTtl.get(`${d.owner} ${d.type}`) ?? d.ttl });
+  }
+  // Derived NS records take the apex NS RRset's TTL too, so the set keeps one TTL.
+  return all.sort((a, b) => compareNames(a.owner, b.owner)
+    || (TYPE_ORDER.get(a.type) ?? 0) - (TYPE_ORDER.get(b.type) ?? 0)
+    || (rdataKey(a) < rdataKey(b) ? -1 : rdataKey(a) > rdataKey(b) ? 1 : 0));
+}
+
+export function exportZone(zone: ExportZone): string {
+  const origin = normalizeName(zone.name);
+  const records = zoneFileRecords(zone);
+  const firstNs = records.find((r) => r.type === 'NS' && r.owner === origin);
+  const mname = zone.soa.mname ?? (firstNs ? String(firstNs.rdata.dname) : origin);
+  const { rname, serial, refresh, retry, expire, minimum } = zone.soa;
+  const lines: string[] = [];
+  if (zone.comment) lines.push(`; ${zone.comment.replace(/\n/g, ' ')}`);
+  lines.push(`$ORIGIN ${origin}`, `$TTL ${zone.ttl}`);
+  lines.push(`@\t${zone.ttl}\tIN\tSOA\t${mname} ${rname} ${serial} ${refresh} ${retry} ${expire} ${minimum}`);
+  for (const r of records) {
+    lines.push(`${relativeTo(r.owner, origin)}\t${r.ttl}\tIN\t${r.type}\t${rdataToBind(r.type, r.rdata)}`);
+  }
+  return `${lines.join('\n')}\n`;
+}

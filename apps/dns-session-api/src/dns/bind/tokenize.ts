@@ -1,0 +1,134 @@
+// Splits zone-file text (RFC 1035 §5.1) into logical entries: comments dropped, parentheses joining lines,
+// quoted strings kept whole with their escapes, a backslash protecting the next character. Each entry keeps
+// the line it started on and whether it began with blank space (then the owner is the previous one).
+import { Token } from '../fields';
+
+export interface Entry {
+  line: number;
+  tokens: Token[];
+  /** the entry began with a space or tab: no owner written */
+  blankOwner: boolean;
+}
+
+export interface TokenizeResult {
+  entries: Entry[];
+  errors: Array<{ line: number; message: string }>;
+}
+
+export function tokenize(text: string): TokenizeResult {
+  const entries: Entry[] = [];
+  const errors: Array<{ line: number; message: string }> = [];
+  let line = 1;
+  let depth = 0;
+  let entry: Entry | undefined;
+  let atLineStart = true;
+  let failed = false; // the current entry had a syntax error; it is dropped
+  let openLine = 0;
+
+  const finish = () => {
+    if (entry && entry.tokens.length && !failed) entries.push(entry);
+    entry = undefined;
+    failed = false;
+  };
+  const push = (token: Token, startLine: number, blank: boolean) => {
+    if (!entry) entry = { line: startLine, tokens: [], blankOwner: blank };
+    entry.tokens.push(token);
+  };
+
+  let i = 0;
+  let pendingBlank = false;
+  while (i < text.length) {
+    const ch = text[i] as string;
+    if (ch === '\n') {
+      line++;
+      i++;
+      if (depth === 0) finish();
+      atLineStart = true;
+      pendingBlank = false;
+      continue;
+    }
+    if (ch === ' ' || ch === '\t' || ch === '\r') {
+      if (atLineStart && depth === 0) pendingBlank = true;
+      atLineStart = false;
+      i++;
+      continue;
+    }
+    const startLine = line;
+    const blank = atLineStart ? false : pendingBlank;
+    atLineStart = false;
+    if (ch === ';') {
+      while (i < text.length && text[i] !== '\n') i++;
+      continue;
+    }
+    if (ch === '(') {
+      if (depth === 0) openLine = line;
+      depth++;
+      if (!entry) entry = { line, tokens: [], blankOwner: blank };
+      i++;
+      continue;
+    }
+    if (ch === ')') {
+      if (depth === 0) {
+        errors.push({ line, message: 'unbalanced ")"' });
+        failed = true;
+      } else depth--;
+      i++;
+      continue;
+    }
+    if (ch === '"') {
+      let j = i + 1;
+      let raw = '';
+      let closed = false;
+      while (j < text.length) {
+        const c = text[j] as string;
+        if (c === '\\' && j + 1 < text.length) { raw += c + (text[j + 1] as string); j += 2; continue; }
+        if (c === '"') { closed = true; j++; break; }
+        if (c === '\n') break;
+        raw += c;
+        j++;
+      }
+      if (!closed) {
+        errors.push({ line, message: 'unterminated quoted string' });
+        failed = true;
+        i = j;
+        continue;
+      }
+      push({ text: raw, quoted: true }, startLine, blank);
+      i = j;
+      continue;
+    }
+    // An unquoted token runs to blank space, a comment or a parenthesis; a quote inside it (SvcParam
+    // values such as alpn="h2,h3") is kept verbatim until its closing quote.
+    let j = i;
+    let raw = '';
+    while (j < text.length) {
+      const c = text[j] as string;
+      if (c === '\\' && j + 1 < text.length && text[j + 1] !== '\n') { raw += c + (text[j + 1] as string); j += 2; continue; }
+      if (c === '"') {
+        const end = text.indexOf('"', j + 1);
+        const nl = text.indexOf('\n', j + 1);
+        if (end < 0 || (nl >= 0 && nl < end)) break;
+        raw += text.slice(j, end + 1);
+        j = end + 1;
+        continue;
+      }
+      if (' \t\r\n;()'.includes(c)) break;
+      raw += c;
+      j++;
+    }
+    if (j === i) {
+      errors.push({ line, message: 'unterminated quoted string' });
+      failed = true;
+      i++;
+      continue;
+    }
+    push({ text: raw, quoted: false }, startLine, blank);
+    i = j;
+  }
+  if (depth > 0) {
+    errors.push({ line: openLine, message: 'unbalanced "(": no closing ")" before the end of the file' });
+    failed = true;
+  }
+  finish();
+  return { entries, errors };
+}

@@ -1,0 +1,108 @@
+// Zone-level rules (reference §7.3, PowerDNS Check::checkRRSet): a pure checker that receives every record
+// of a zone and returns EVERY violation, each naming the RRset, the field and the rule. The record service
+// calls it inside its transaction with the zone's current records plus the change; the BIND importer calls
+// it on the parsed file; export relies on it so that named-checkzone accepts what we write.
+import { FieldError, fieldError } from './errors';
+import { isInZone, normalizeName } from './names';
+import { rdataKey, ZoneRecord } from './records';
+import { recordTypes } from './types';
+
+export interface ZoneError extends FieldError {
+  owner: string;
+  type: string;
+  /** indexes of the offending records in the checked list */
+  records: number[];
+}
+
+function zoneError(owner: string, type: string, records: number[], e: FieldError): ZoneError {
+  return { ...e, message: `RRset ${owner} IN ${type}: ${e.message}`, owner, type, records };
+}
+
+/** Rules inside one RRset (same owner and type): one TTL, no duplicate records, a single CNAME. */
+export function checkRRset(records: readonly ZoneRecord[], indexes?: number[]): ZoneError[] {
+  const first = records[0];
+  if (!first) return [];
+  const idx = indexes ?? records.map((_, i) => i);
+  const errors: ZoneError[] = [];
+  const ttls = new Set(records.map((r) => r.ttl));
+  if (ttls.size > 1) {
+    errors.push(zoneError(first.owner, first.type, idx, fieldError('ttl', 'rrset_ttl',
+      `all records of an RRset share one TTL, found ${[...ttls].join(', ')}`)));
+  }
+  const seen = new Map<string, number>();
+  records.forEach((r, i) => {
+    const key = rdataKey(r);
+    const earlier = seen.get(key);
+    if (earlier !== undefined) {
+      errors.push(zoneError(r.owner, r.type, [idx[earlier] as number, idx[i] as number],
+        fieldError('rdata', 'duplicate', 'the same record appears twice')));
+    } else {
+      seen.set(key, i);
+    }
+  });
+  if (first.type === 'CNAME' && records.length > 1) {
+    errors.push(zoneError(first.owner, 'CNAME', idx, fieldError('type', 'cname_single', 'an owner has at most one CNAME')));
+  }
+  return errors;
+}
+
+/** Names that must not be CNAMEs because other records point at them. */
+const TARGET_FIELDS: Record<string, string> = { MX: 'exchange', NS: 'dname', SRV: 'target' };
+
+/**
+ * Every zone rule over the whole record list: owners inside the zone, RRset rules, CNAME alone at its owner
+ * and never at the apex (where SOA and NS live), DS never at the apex, MX/NS/SRV targets not CNAMEs, and
+ * in-zone NS targets having an address (named-checkzone refuses a zone without them).
+ */
+export function checkZone(zoneName: string, records: readonly ZoneRecord[]): ZoneError[] {
+  const zone = normalizeName(zoneName);
+  const errors: ZoneError[] = [];
+  const rrsets = new Map<string, number[]>();
+  const typesAt = new Map<string, Set<string>>();
+  records.forEach((r, i) => {
+    if (!isInZone(r.owner, zone)) {
+      errors.push(zoneError(r.owner, r.type, [i], fieldError('owner', 'outside_zone', `owner must lie inside the zone ${zone}`)));
+      return;
+    }
+    if (r.owner === zone && recordTypes[r.type].neverAtApex) {
+      errors.push(zoneError(r.owner, r.type, [i], fieldError('owner', 'never_at_apex', `a ${r.type} record may not be at the zone apex`)));
+    }
+    const key = `${r.owner} ${r.type}`;
+    const list = rrsets.get(key) ?? [];
+    list.push(i);
+    rrsets.set(key, list);
+    const types = typesAt.get(r.owner) ?? new Set<string>();
+    types.add(r.type);
+    typesAt.set(r.owner, types);
+  });
+  for (const idx of rrsets.values()) {
+    errors.push(...checkRRset(idx.map((i) => records[i] as ZoneRecord), idx));
+  }
+  const cnameOwners = new Set<string>();
+  for (const [owner, types] of typesAt) {
+    if (!types.has('CNAME')) continue;
+    cnameOwners.add(owner);
+    const idx = rrsets.get(`${owner} CNAME`) ?? [];
+    if (owner === zone) {
+      errors.push(zoneError(owner, 'CNAME', idx, fieldError('owner', 'cname_at_apex', 'a CNAME may not be at the zone apex, where SOA and NS live')));
+    } else if (types.size > 1) {
+      const others = [...types].filter((t) => t !== 'CNAME');
+      const all = [idx, ...others.map((t) => rrsets.get(`${owner} ${t}`) ?? [])].flat();
+      errors.push(zoneError(owner, 'CNAME', all, fieldError('type', 'cname_exclusive',
+        `a CNAME must be alone at its owner, found also ${others.join(', ')}`)));
+    }
+  }
+  const hasAddress = (name: string) => typesAt.get(name)?.has('A') || typesAt.get(name)?.has('AAAA');
+  records.forEach((r, i) => {
+    const field = TARGET_FIELDS[r.type];
+    if (!field) return;
+    const target = String(r.rdata[field]);
+    if (cnameOwners.has(target)) {
+      errors.push(zoneError(r.owner, r.type, [i], fieldError(field, 'target_is_cname', `${field} ${target} is a CNAME; it must name a host`)));
+    } else if (r.type === 'NS' && isInZone(target, zone) && !hasAddress(target)) {
+      errors.push(zoneError(r.owner, r.type, [i], fieldError(field, 'ns_without_address',
+        `name server ${target} lies inside the zone but has no A or AAAA record`)));
+    }
+  });
+  return errors;
+}

@@ -1,0 +1,140 @@
+// Field kinds shared by the record types: how one RDATA field is checked, normalized, written to and
+// read from a zone file. A record type is then a list of fields plus its own extra rules.
+import { FieldError, fieldError } from './errors';
+import { canonicalIpv6, isIpv4 } from './ip';
+import { checkHostName, checkName, looksLikeIp, normalizeName, toAbsolute } from './names';
+import { MAX_CHARSTRING_OCTETS, octetLength, quoteChunks, quoteText, unescapeBytes } from './text';
+
+export type FieldKind =
+  | 'uint8' | 'uint16' | 'uint32'
+  | 'ipv4' | 'ipv6'
+  | 'name'
+  | 'charstring'   // one <character-string>, ≤255 octets, quoted in zone files
+  | 'text'         // TXT data: any length, split into 255-octet strings on export
+  | 'value'        // CAA value: the rest of the RDATA, quoted
+  | 'word'         // one unquoted token (CAA tag)
+  | 'hex'          // digests and fingerprints, whitespace allowed between pieces in zone files
+  | 'svcparams';   // SVCB/HTTPS key=value list, checked by the svcb module
+
+export interface FieldSpec {
+  name: string;
+  kind: FieldKind;
+  /** name fields: the root "." is allowed */
+  root?: boolean;
+  /** name fields: must be a host name per BIND check-names (NS, MX, SRV targets) */
+  host?: boolean;
+  description: string;
+}
+
+export type RdataValue = string | number;
+export type Rdata = Record<string, RdataValue>;
+
+/** A zone-file token: text with quotes removed when the whole token was quoted. */
+export interface Token {
+  text: string;
+  quoted: boolean;
+}
+
+const UINT_MAX: Record<string, number> = { uint8: 255, uint16: 65535, uint32: 4294967295 };
+
+export function isNumericKind(kind: FieldKind): boolean {
+  return kind === 'uint8' || kind === 'uint16' || kind === 'uint32';
+}
+
+/** Checks one field; returns the normalized value, or errors. */
+export function checkField(spec: FieldSpec, value: unknown): { value?: RdataValue; errors: FieldError[] } {
+  const { name, kind } = spec;
+  if ((value === undefined || value === null) && kind === 'svcparams') return { value: '', errors: [] };
+  if (value === undefined || value === null) return { errors: [fieldError(name, 'required', `${name} is required`)] };
+  if (isNumericKind(kind)) {
+    const max = UINT_MAX[kind] as number;
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > max) {
+      return { errors: [fieldError(name, kind, `${name} must be an integer from 0 to ${max}`)] };
+    }
+    return { value, errors: [] };
+  }
+  if (typeof value !== 'string') return { errors: [fieldError(name, 'string', `${name} must be a string`)] };
+  switch (kind) {
+    case 'ipv4':
+      return isIpv4(value)
+        ? { value, errors: [] }
+        : { errors: [fieldError(name, 'ipv4', `${name} must be a dotted-quad IPv4 address: "${value}"`)] };
+    case 'ipv6': {
+      const canonical = canonicalIpv6(value);
+      return canonical
+        ? { value: canonical, errors: [] }
+        : { errors: [fieldError(name, 'ipv6', `${name} must be an IPv6 address: "${value}"`)] };
+    }
+    case 'name': {
+      if (value !== '.' && looksLikeIp(value)) {
+        return { errors: [fieldError(name, 'not_ip', `${name} must be a hostname, not an IP address: "${value}"`)] };
+      }
+      const errors = checkName(name, value, { root: spec.root });
+      if (!errors.length && spec.host) errors.push(...checkHostName(name, value));
+      return errors.length ? { errors } : { value: normalizeName(value), errors: [] };
+    }
+    case 'charstring':
+      return octetLength(value) > MAX_CHARSTRING_OCTETS
+        ? { errors: [fieldError(name, 'charstring_length', `${name} must be at most 255 octets`)] }
+        : { value, errors: [] };
+    case 'text':
+    case 'value':
+      return { value, errors: [] };
+    case 'word':
+      return /^[!-~]+$/.test(value) && !/["\\;()]/.test(value)
+        ? { value, errors: [] }
+        : { errors: [fieldError(name, 'word', `${name} must be one word of printable ASCII`)] };
+    case 'hex':
+      return /^([0-9a-f]{2})+$/i.test(value)
+        ? { value: value.toLowerCase(), errors: [] }
+        : { errors: [fieldError(name, 'hex', `${name} must be an even number of hexadecimal digits`)] };
+    case 'svcparams':
+      return { value: value.trim().replace(/\s+/g, ' '), errors: [] };
+    default:
+      return { value, errors: [] };
+  }
+}
+
+/** Presentation text of one field. */
+export function fieldToBind(spec: FieldSpec, value: RdataValue): string {
+  switch (spec.kind) {
+    case 'charstring':
+    case 'value':
+      return quoteText(String(value));
+    case 'text':
+      return quoteChunks(String(value)).join(' ');
+    default:
+      return String(value);
+  }
+}
+
+/** Whether this field takes every remaining token of the line. */
+export function takesRest(kind: FieldKind): boolean {
+  return kind === 'text' || kind === 'hex' || kind === 'svcparams';
+}
+
+/** Reads one field from its token(s); names are made absolute in origin. Throws an Error with the reason. */
+export function fieldFromBind(spec: FieldSpec, tokens: Token[], origin: string): RdataValue {
+  const first = tokens[0];
+  if (!first) throw new Error(`missing ${spec.name}`);
+  switch (spec.kind) {
+    case 'uint8':
+    case 'uint16':
+    case 'uint32':
+      if (first.quoted || !/^\d+$/.test(first.text)) throw new Error(`${spec.name} must be a number, got "${first.text}"`);
+      return Number(first.text);
+    case 'name':
+      return first.text === '.' ? '.' : toAbsolute(first.text, origin);
+    case 'charstring':
+    case 'value':
+      return unescapeBytes(first.text).toString('utf8');
+    case 'text':
+      return Buffer.concat(tokens.map((t) => unescapeBytes(t.text))).toString('utf8');
+    case 'hex':
+      return tokens.map((t) => t.text).join('');
+    case 'svcparams':
+      return tokens.map((t) => t.text).join(' ');
+    default:
+      return first.text;
+  }
+}

@@ -1,0 +1,167 @@
+// Domain-name helpers in presentation format. Names are kept absolute (trailing dot) and lowercase;
+// a backslash escapes the next character or three decimal digits (RFC 1035 §5.1), so "a\.b" is one label.
+import { FieldError, fieldError } from './errors';
+
+export const MAX_NAME_OCTETS = 255;
+export const MAX_LABEL_OCTETS = 63;
+
+/** Splits a presentation name into its labels (escapes kept), without the root. "." and "" give []. */
+export function splitLabels(name: string): string[] {
+  if (name === '.') return [];
+  const labels: string[] = [];
+  let current = '';
+  for (let i = 0; i < name.length; i++) {
+    const ch = name[i] as string;
+    if (ch === '\\') {
+      const digits = name.slice(i + 1, i + 4);
+      const step = /^\d{3}$/.test(digits) ? 3 : 1;
+      current += name.slice(i, i + 1 + step);
+      i += step;
+    } else if (ch === '.') {
+      labels.push(current);
+      current = '';
+    } else {
+      current += ch;
+    }
+  }
+  if (current !== '') labels.push(current);
+  return labels;
+}
+
+/** The bytes a presentation label stands for (escapes resolved). */
+export function labelOctets(label: string): number[] {
+  const out: number[] = [];
+  for (let i = 0; i < label.length; i++) {
+    const ch = label[i] as string;
+    if (ch === '\\') {
+      const digits = label.slice(i + 1, i + 4);
+      if (/^\d{3}$/.test(digits)) {
+        out.push(Number(digits));
+        i += 3;
+      } else if (i + 1 < label.length) {
+        out.push(...Buffer.from(label[i + 1] as string, 'utf8'));
+        i += 1;
+      }
+    } else {
+      out.push(...Buffer.from(ch, 'utf8'));
+    }
+  }
+  return out;
+}
+
+/** True when the name ends with an unescaped dot (or is the root). */
+export function isAbsolute(name: string): boolean {
+  if (!name.endsWith('.')) return false;
+  let backslashes = 0;
+  for (let i = name.length - 2; i >= 0 && name[i] === '\\'; i--) backslashes++;
+  return backslashes % 2 === 0;
+}
+
+/** Lowercases ASCII letters only; escapes and other bytes stay as written. */
+export function normalizeName(name: string): string {
+  return name.replace(/[A-Z]/g, (c) => c.toLowerCase());
+}
+
+/** Makes a name absolute within origin: "@" is the origin, "www" → "www.<origin>", absolute stays. */
+export function toAbsolute(name: string, origin: string): string {
+  const o = normalizeName(ensureTrailingDot(origin));
+  if (name === '@' || name === '') return o;
+  if (isAbsolute(name)) return normalizeName(name);
+  return normalizeName(o === '.' ? `${name}.` : `${name}.${o}`);
+}
+
+export function ensureTrailingDot(name: string): string {
+  return isAbsolute(name) ? name : `${name}.`;
+}
+
+/** Whether an absolute name equals the zone or lies below it (label-wise, case-insensitive). */
+export function isInZone(name: string, zone: string): boolean {
+  const n = splitLabels(normalizeName(name));
+  const z = splitLabels(normalizeName(zone));
+  if (z.length > n.length) return false;
+  const offset = n.length - z.length;
+  return z.every((label, i) => n[offset + i] === label);
+}
+
+/** The owner written relative to origin for a zone file: "@" at the apex, "www" below it, else absolute. */
+export function relativeTo(name: string, origin: string): string {
+  const n = normalizeName(name);
+  const o = normalizeName(origin);
+  if (n === o) return '@';
+  if (o !== '.' && isInZone(n, o)) {
+    const labels = splitLabels(n);
+    return labels.slice(0, labels.length - splitLabels(o).length).join('.');
+  }
+  return n;
+}
+
+/** Wire length of an absolute name: one length octet per label plus its bytes, plus the root. */
+export function wireLength(name: string): number {
+  return splitLabels(name).reduce((sum, label) => sum + 1 + labelOctets(label).length, 1);
+}
+
+export interface NameRules {
+  /** a leading "*" label is allowed (owners only) */
+  wildcard?: boolean;
+  /** the root "." is allowed (null MX, SRV "no service", SVCB target) */
+  root?: boolean;
+  /** SOA RNAME: the first label is a mailbox local part and may hold any (escaped) character */
+  mailbox?: boolean;
+}
+
+const HOST_LABEL = /^[a-z0-9_/-]+$/i;
+
+/**
+ * Checks an absolute name against the hostname rules (reference §7.1): trailing dot, labels of 1–63
+ * octets, at most 255 octets, letters/digits/"-"/"_"/"/" only, "*" only as the whole leftmost label.
+ */
+export function checkName(field: string, name: unknown, rules: NameRules = {}): FieldError[] {
+  if (typeof name !== 'string' || name === '') return [fieldError(field, 'required', `${field} is required`)];
+  if (!isAbsolute(name)) {
+    return [fieldError(field, 'fqdn', `${field} must be fully qualified (end with a dot): "${name}"`)];
+  }
+  if (name === '.') {
+    return rules.root ? [] : [fieldError(field, 'root', `${field} may not be the root "."`)];
+  }
+  if (/^\.|\.\.$|[^\\]\.\./.test(name)) {
+    return [fieldError(field, 'empty_label', `${field} has an empty label: "${name}"`)];
+  }
+  const errors: FieldError[] = [];
+  const labels = splitLabels(name);
+  labels.forEach((label, i) => {
+    if (labelOctets(label).length > MAX_LABEL_OCTETS) {
+      errors.push(fieldError(field, 'label_length', `${field} has a label longer than 63 octets: "${label}"`));
+    }
+    if (label === '*') {
+      if (!rules.wildcard || i !== 0) {
+        errors.push(fieldError(field, 'wildcard', `${field} may use "*" only as its leftmost label${rules.wildcard ? '' : ' of an owner'}`));
+      }
+    } else if (!(rules.mailbox && i === 0) && !HOST_LABEL.test(label)) {
+      errors.push(fieldError(field, 'hostname', `${field} may hold only letters, digits, "-", "_" and "/" in its labels: "${label}"`));
+    }
+  });
+  if (wireLength(name) > MAX_NAME_OCTETS) {
+    errors.push(fieldError(field, 'name_length', `${field} is longer than 255 octets`));
+  }
+  return errors;
+}
+
+const LDH_LABEL = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?$/i;
+
+/**
+ * BIND's check-names (on by default for primary zones): owners of A, AAAA and MX records and the names in
+ * NS, MX, SRV (and reverse PTR) RDATA must be host names: letters, digits and inner hyphens only.
+ */
+export function checkHostName(field: string, name: string, wildcard = false): FieldError[] {
+  if (name === '.') return [];
+  const bad = splitLabels(name).find((label, i) => !(wildcard && i === 0 && label === '*') && !LDH_LABEL.test(label));
+  return bad === undefined
+    ? []
+    : [fieldError(field, 'hostname_ldh', `${field} must be a host name (letters, digits, inner "-"); "${bad}" is not`)];
+}
+
+/** An IP address is never a hostname (CNAME, MX, SRV targets: reference §7.2). */
+export function looksLikeIp(name: string): boolean {
+  const bare = name.replace(/\.$/, '');
+  return /^\d{1,3}(\.\d{1,3}){3}$/.test(bare) || (bare.includes(':') && /^[0-9a-f:.]+$/i.test(bare));
+}

@@ -1,0 +1,90 @@
+// The record types Keyzone manages, and the generic per-record operations driven by their field lists:
+// validate an RDATA object, write it as zone-file text, read it back from zone-file tokens.
+import { FieldError, fieldError } from '../errors';
+import { checkField, fieldFromBind, fieldToBind, Rdata, takesRest, Token } from '../fields';
+import { A } from './a';
+import { AAAA } from './aaaa';
+import { CAA } from './caa';
+import { CNAME } from './cname';
+import { RecordTypeDef } from './define';
+import { DS } from './ds';
+import { HTTPS } from './https';
+import { MX } from './mx';
+import { NAPTR } from './naptr';
+import { NS } from './ns';
+import { PTR } from './ptr';
+import { SRV } from './srv';
+import { SSHFP } from './sshfp';
+import { SVCB } from './svcb';
+import { TLSA } from './tlsa';
+import { TXT } from './txt';
+
+export type { RecordTypeDef } from './define';
+
+export const RECORD_TYPES = [
+  'A', 'AAAA', 'CNAME', 'MX', 'NS', 'PTR', 'SRV', 'TXT', 'CAA', 'DS', 'SSHFP', 'TLSA', 'NAPTR', 'HTTPS', 'SVCB',
+] as const;
+export type RecordType = (typeof RECORD_TYPES)[number];
+
+export const recordTypes: Record<RecordType, RecordTypeDef> = {
+  A, AAAA, CNAME, MX, NS, PTR, SRV, TXT, CAA, DS, SSHFP, TLSA, NAPTR, HTTPS, SVCB,
+};
+
+export function isRecordType(type: string): type is RecordType {
+  return (RECORD_TYPES as readonly string[]).includes(type);
+}
+
+/**
+ * Checks an RDATA object of a type: every field present and well formed, no field of another type,
+ * then the type's own rules. Returns the normalized RDATA (lowercase names, RFC 5952 IPv6, lowercase hex,
+ * canonical SvcParams) or every error found.
+ */
+export function validateRdata(type: RecordType, input: Record<string, unknown>): { rdata?: Rdata; errors: FieldError[] } {
+  const def = recordTypes[type];
+  const errors: FieldError[] = [];
+  const rdata: Rdata = {};
+  for (const spec of def.fields) {
+    const checked = checkField(spec, input[spec.name]);
+    errors.push(...checked.errors);
+    if (checked.value !== undefined) rdata[spec.name] = checked.value;
+  }
+  for (const key of Object.keys(input)) {
+    if (!def.fields.some((f) => f.name === key)) {
+      errors.push(fieldError(key, 'unknown_field', `${key} is not a field of a ${type} record`));
+    }
+  }
+  if (errors.length) return { errors };
+  const ruleErrors = def.rules?.(rdata) ?? [];
+  if (ruleErrors.length) return { errors: ruleErrors };
+  return { rdata: def.normalize ? def.normalize(rdata) : rdata, errors: [] };
+}
+
+/** The RDATA part of a zone-file line. */
+export function rdataToBind(type: RecordType, rdata: Rdata): string {
+  return recordTypes[type].fields
+    .map((spec) => fieldToBind(spec, rdata[spec.name] as string | number))
+    .filter((text) => text !== '')
+    .join(' ');
+}
+
+/** Reads RDATA from the tokens after the type; throws an Error saying what is wrong. */
+export function rdataFromBind(type: RecordType, tokens: Token[], origin: string): Rdata {
+  const fields = recordTypes[type].fields;
+  const rdata: Rdata = {};
+  let i = 0;
+  for (const spec of fields) {
+    if (takesRest(spec.kind)) {
+      const rest = tokens.slice(i);
+      if (rest.length === 0 && spec.kind === 'hex') throw new Error(`missing ${spec.name}`);
+      rdata[spec.name] = fieldFromBind(spec, rest.length ? rest : [{ text: '', quoted: true }], origin);
+      i = tokens.length;
+    } else {
+      rdata[spec.name] = fieldFromBind(spec, tokens.slice(i, i + 1), origin);
+      i += 1;
+    }
+  }
+  if (i < tokens.length) {
+    throw new Error(`unexpected "${tokens[i]?.text}" after the ${type} data`);
+  }
+  return rdata;
+}

@@ -1,0 +1,137 @@
+import { exportZone, importZone, parseTtl, ZoneRecord } from '../../src/dns';
+import { tokenize } from '../../src/dns/bind/tokenize';
+import { ZONE } from './fixtures';
+import { namedCheckzone } from './named-checkzone';
+import { fixtureRecords, fixtureZone } from './zone-builder';
+
+const sortKey = (r: ZoneRecord) => `${r.owner} ${r.type} ${JSON.stringify(r.rdata)}`;
+const strip = (records: ZoneRecord[]) =>
+  records.map(({ owner, type, ttl, rdata }) => ({ owner, type, ttl, rdata })).sort((a, b) => (sortKey(a) < sortKey(b) ? -1 : 1));
+
+describe('BIND export', () => {
+  test('a zone holding every record type passes named-checkzone', () => {
+    const text = exportZone(fixtureZone());
+    expect(text).toMatch(/^\$ORIGIN example\.com\.\n\$TTL 3600\n@\t3600\tIN\tSOA\tns1\.example\.com\. hostmaster\.example\.com\. 2026112301 86400 7200 1209600 3600\n/);
+    expect(text).toContain('@\t3600\tIN\tNS\tns2.example.net.');
+    const check = namedCheckzone(ZONE, text);
+    expect(check.output).toContain('OK');
+    expect(check.ok).toBe(true);
+  });
+
+  test('named-checkzone rejects what checkZone rejects (the check is not vacuous)', () => {
+    const text = exportZone({ ...fixtureZone(), records: [...fixtureRecords(), { owner: 'www.example.com.', type: 'CNAME', ttl: 3600, rdata: { cname: 'x.example.net.' } }] });
+    expect(namedCheckzone(ZONE, text).ok).toBe(false);
+  });
+
+  test('glue for in-zone name servers comes from their addresses; long TXT is split', () => {
+    const text = exportZone({
+      ...fixtureZone(),
+      records: [{ owner: 'long.example.com.', type: 'TXT', ttl: 60, rdata: { data: 'x'.repeat(300) } }],
+    });
+    expect(text).toContain('ns1\t3600\tIN\tA\t192.0.2.1');
+    expect(text).toContain(`long\t60\tIN\tTXT\t"${'x'.repeat(255)}" "${'x'.repeat(45)}"`);
+    expect(namedCheckzone(ZONE, text).ok).toBe(true);
+  });
+});
+
+describe('BIND import', () => {
+  test('import(export(zone)) gives back the same records, SOA and NS', () => {
+    const zone = fixtureZone();
+    const result = importZone(ZONE, exportZone(zone));
+    expect(result.errors).toEqual([]);
+    expect(result.soa).toMatchObject({ ...zone.soa, mname: 'ns1.example.com.', ttl: 3600 });
+    const derived: ZoneRecord[] = [
+      { owner: ZONE, type: 'NS', ttl: 3600, rdata: { dname: 'ns1.example.com.' } },
+      { owner: ZONE, type: 'NS', ttl: 3600, rdata: { dname: 'ns2.example.net.' } },
+    ];
+    expect(strip(result.records)).toEqual(strip([...zone.records, ...derived]));
+  });
+
+  test('reads $ORIGIN, $TTL, @, relative names, omitted owner/TTL/class, parentheses, quotes, escapes, comments', () => {
+    const text = [
+      '; a hand-written zone',
+      '$TTL 1h',
+      '@ IN SOA ns1 hostmaster (',
+      '    2026010101 ; serial',
+      '    1d 2h 2w 1h )',
+      '  IN NS ns1            ; owner omitted: the apex',
+      'ns1 300 A 192.0.2.1',
+      '    AAAA 2001:db8::53  ; owner and TTL omitted',
+      'txt IN 60 TXT "a \\"quoted\\" (paren) ; not a comment" "\\195\\169"',
+      '$ORIGIN sub.example.com.',
+      'www CNAME ns1.example.com.',
+      'mx MX ( 10',
+      '        mail.example.net. )',
+      'svc HTTPS 1 . alpn="h2,h3" port=8443',
+    ].join('\n');
+    const result = importZone('example.com', text);
+    expect(result.errors).toEqual([]);
+    expect(result.soa).toMatchObject({ mname: 'ns1.example.com.', rname: 'hostmaster.example.com.', serial: 2026010101, refresh: 86400, retry: 7200, expire: 1209600, minimum: 3600, ttl: 3600 });
+    expect(result.records.map(({ line, owner, type, ttl, rdata }) => [line, owner, type, ttl, rdata])).toEqual([
+      [6, 'example.com.', 'NS', 3600, { dname: 'ns1.example.com.' }],
+      [7, 'ns1.example.com.', 'A', 300, { address: '192.0.2.1' }],
+      [8, 'ns1.example.com.', 'AAAA', 3600, { address: '2001:db8::53' }],
+      [9, 'txt.example.com.', 'TXT', 60, { data: 'a "quoted" (paren) ; not a comment' + 'é' }],
+      [11, 'www.sub.example.com.', 'CNAME', 3600, { cname: 'ns1.example.com.' }],
+      [12, 'mx.sub.example.com.', 'MX', 3600, { preference: 10, exchange: 'mail.example.net.' }],
+      [14, 'svc.sub.example.com.', 'HTTPS', 3600, { priority: 1, target_name: '.', params: 'alpn="h2,h3" port=8443' }],
+    ]);
+  });
+
+  test('without $TTL a record takes the last explicit TTL', () => {
+    const result = importZone(ZONE, '@ 600 IN SOA ns1.example.net. h.example.com. 1 2 3 4 5\n@ 600 NS ns1.example.net.\na A 192.0.2.1\n');
+    expect(result.errors).toEqual([]);
+    expect(result.records[1]?.ttl).toBe(600);
+  });
+
+  test('returns every bad line with its number and why, and no partial result is usable', () => {
+    const text = [
+      '$TTL 3600',                                   // 1
+      '@ SOA ns1.example.net. h.example.com. 1 2 3 4 5', // 2
+      'a A 192.0.2.300',                              // 3 bad address
+      'b MX ten mail.example.net.',                   // 4 bad number
+      'c HINFO "pc" "linux"',                         // 5 unsupported type
+      'd CH A 192.0.2.1',                             // 6 class
+      'e TXT "unterminated',                          // 7
+      '$INCLUDE other.zone',                          // 8
+      'f.example.net. A 192.0.2.1',                   // 9 outside the zone
+      'g CNAME x.example.net.',                       // 10
+      'g A 192.0.2.2',                                // 11 CNAME and other data
+      'h A 192.0.2.1 extra',                          // 12 trailing data
+      'i 60 A 192.0.2.1',                             // 13
+      'i 61 A 192.0.2.2',                             // 14 TTL mismatch
+      'j MX ( 10',                                    // 15 never closed
+    ].join('\n');
+    const result = importZone(ZONE, text);
+    const byLine = Object.fromEntries(result.errors.map((e) => [e.line, e.message]));
+    expect(Object.keys(byLine).map(Number)).toEqual([3, 4, 5, 6, 7, 8, 9, 11, 12, 14, 15]);
+    expect(byLine[3]).toMatch(/address.*IPv4/);
+    expect(byLine[4]).toMatch(/preference must be a number/);
+    expect(byLine[5]).toMatch(/HINFO is not supported/);
+    expect(byLine[6]).toMatch(/class CH/);
+    expect(byLine[7]).toMatch(/unterminated/);
+    expect(byLine[8]).toMatch(/\$INCLUDE is not supported/);
+    expect(byLine[9]).toMatch(/outside_zone/);
+    expect(byLine[11]).toMatch(/cname_exclusive/);
+    expect(byLine[12]).toMatch(/unexpected "extra"/);
+    expect(byLine[14]).toMatch(/rrset_ttl; lines 13, 14/);
+    expect(byLine[15]).toMatch(/unbalanced "\("/);
+  });
+
+  test('a file without SOA, or with two, or with SOA off the apex is refused', () => {
+    expect(importZone(ZONE, 'a 60 A 192.0.2.1\n').errors).toEqual([{ line: 1, message: 'the file has no SOA record for example.com.' }]);
+    const two = importZone(ZONE, '@ 60 SOA a.example.net. b.example.net. 1 2 3 4 5\n@ 60 SOA a.example.net. b.example.net. 1 2 3 4 5\n');
+    expect(two.errors).toEqual([{ line: 2, message: 'a second SOA record (the first is on line 1)' }]);
+    expect(importZone(ZONE, 'www 60 SOA a.example.net. b.example.net. 1 2 3 4 5\n').errors[0]?.message).toMatch(/zone apex/);
+    expect(importZone(ZONE, '@ 60 SOA a.example.net. b.example.net. 1 2 3\n').errors[0]?.message).toMatch(/7 fields/);
+  });
+
+  test('TTL syntax and the tokenizer edge cases', () => {
+    expect(parseTtl('1h30m')).toBe(5400);
+    expect(parseTtl('2W')).toBe(1209600);
+    expect(parseTtl('h')).toBeUndefined();
+    const { entries, errors } = tokenize('a ) b\n"x\\"y" z\\ w\n');
+    expect(errors).toEqual([{ line: 1, message: 'unbalanced ")"' }]);
+    expect(entries).toEqual([{ line: 2, blankOwner: false, tokens: [{ text: 'x\\"y', quoted: true }, { text: 'z\\ w', quoted: false }] }]);
+  });
+});
