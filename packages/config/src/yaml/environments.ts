@@ -82,17 +82,23 @@ function isSecretKey(key: PropertyKey | undefined): boolean {
   return /secret|pass|token|key|url/i.test(String(key ?? ''));
 }
 
+function bound(origin: string, relation: string, limit: unknown): string {
+  if (origin === 'string') return `${relation} ${String(limit)} characters`;
+  if (origin === 'array') return `${relation} ${String(limit)} items`;
+  return `a number of ${relation} ${String(limit)}`;
+}
+
 function describeIssue(issue: z.core.$ZodIssue, value: unknown): string {
   const last = issue.path[issue.path.length - 1];
-  const got = value === undefined || isSecretKey(last) || typeof value === 'object'
-    ? '' : `, got ${quote(String(value))}`;
+  const shown = typeof value === 'string' ? quote(value) : String(value);
+  const got = value === undefined || isSecretKey(last) || typeof value === 'object' ? '' : `, got ${shown}`;
   switch (issue.code) {
     case 'invalid_type':
       return value === undefined ? 'required' : `expected ${NOUNS[issue.expected] ?? issue.expected}${got}`;
     case 'too_small':
-      return `expected ${issue.origin === 'string' ? `at least ${issue.minimum} characters` : `at least ${issue.minimum}`}${got}`;
+      return `expected ${bound(issue.origin, 'at least', issue.minimum)}${got}`;
     case 'too_big':
-      return `expected ${issue.origin === 'string' ? `at most ${issue.maximum} characters` : `at most ${issue.maximum}`}${got}`;
+      return `expected ${bound(issue.origin, 'at most', issue.maximum)}${got}`;
     case 'invalid_value':
       return `expected one of ${issue.values.map((v) => String(v)).join(', ')}${got}`;
     default:
@@ -130,7 +136,7 @@ export function parseYamlEnvironments<S extends z.ZodType>(
     const keys = issue.path as PropertyKey[];
     if (issue.code === 'unrecognized_keys') {
       for (const key of issue.keys) {
-        problems.push(keys.length === 0 ? `${key}.yml: unknown configuration file` : `${where([...keys, key])}: unknown setting`);
+        problems.push(keys.length === 0 ? `${files.get(key)?.fileName ?? key}: unknown configuration file` : `${where([...keys, key])}: unknown setting`);
       }
       continue;
     }

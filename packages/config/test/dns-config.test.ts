@@ -1,0 +1,195 @@
+// loadDnsConfig: the DNS service's YAML files, environment overrides, production refusals.
+import path from 'node:path';
+import { DEFAULT_DEV_SESSION_SECRET, loadDnsConfig } from '../src';
+import { cleanupTempDirs, configError, tempDir } from './helpers';
+
+afterEach(cleanupTempDirs);
+
+const PROD_SECRET = 'a-real-production-secret-of-48-characters-length';
+
+/** A config folder like the app's: every setting in default, overrides per environment. */
+function appConfig(extra: Record<string, string> = {}): string {
+  return tempDir({
+    'config/http.yml': `
+default:
+  host: 127.0.0.1
+  port: 3000
+  keep_alive_timeout_seconds: 5
+  default_group: NicTool
+  body_limit: 100kb
+production:
+  host: 0.0.0.0
+  port: 8080
+test:
+  port: 0
+`,
+    'config/session.yml': `
+default:
+  cookie_name: sid-dnsapi
+  ttl_seconds: 3600
+  secret: ${DEFAULT_DEV_SESSION_SECRET}
+  secure: false
+production:
+  secure: true
+test:
+  ttl_seconds: 60
+`,
+    'config/database.yml': `
+default:
+  url:
+development:
+  url: pglite://.data/dns-session-api
+test:
+  url: pglite://memory
+`,
+    'config/log.yml': 'default:\n  level: info\ntest:\n  level: warn\n',
+    'config/security.yml': 'default:\n  bcrypt_cost: 10\ntest:\n  bcrypt_cost: 4\n',
+    ...extra,
+  });
+}
+
+describe('loadDnsConfig', () => {
+  it('development (the default NODE_ENV)', () => {
+    const dir = appConfig();
+    expect(loadDnsConfig({ dir, env: {} })).toEqual({
+      http: { host: '127.0.0.1', port: 3000, keepAliveTimeoutSeconds: 5, defaultGroup: 'NicTool', bodyLimit: 102400 },
+      session: { cookieName: 'sid-dnsapi', ttlSeconds: 3600, secret: DEFAULT_DEV_SESSION_SECRET, secure: false },
+      database: { url: 'pglite://.data/dns-session-api' },
+      log: { level: 'info', file: undefined },
+      security: { bcryptCost: 10 },
+      env: 'development',
+    });
+  });
+
+  it('test, picked by env.NODE_ENV', () => {
+    const c = loadDnsConfig({ dir: appConfig(), env: { NODE_ENV: 'test' } });
+    expect(c.env).toBe('test');
+    expect(c.http.port).toBe(0);
+    expect(c.session.ttlSeconds).toBe(60);
+    expect(c.database.url).toBe('pglite://memory');
+    expect(c.log.level).toBe('warn');
+    expect(c.security.bcryptCost).toBe(4);
+  });
+
+  it('production with the secret and database from the environment', () => {
+    const c = loadDnsConfig({
+      dir: appConfig(), nodeEnv: 'production',
+      env: { SESSION_SECRET: PROD_SECRET, DATABASE_URL: 'postgres://dns@db/dns' },
+    });
+    expect(c.env).toBe('production');
+    expect(c.http).toMatchObject({ host: '0.0.0.0', port: 8080 });
+    expect(c.session).toEqual({ cookieName: 'sid-dnsapi', ttlSeconds: 3600, secret: PROD_SECRET, secure: true });
+    expect(c.database.url).toBe('postgres://dns@db/dns');
+  });
+
+  it('options.nodeEnv wins over env.NODE_ENV', () => {
+    expect(loadDnsConfig({ dir: appConfig(), nodeEnv: 'test', env: { NODE_ENV: 'development' } }).env).toBe('test');
+  });
+
+  it('PORT, DATABASE_URL and SESSION_SECRET override the YAML', () => {
+    const c = loadDnsConfig({
+      dir: appConfig(), nodeEnv: 'test',
+      env: { PORT: '4567', DATABASE_URL: 'postgresql://127.0.0.1/x', SESSION_SECRET: 'from-env' },
+    });
+    expect(c.http.port).toBe(4567);
+    expect(c.database.url).toBe('postgresql://127.0.0.1/x');
+    expect(c.session.secret).toBe('from-env');
+  });
+
+  it('rejects bad overrides, naming the variable and never echoing the database URL', () => {
+    const err = configError(() => loadDnsConfig({
+      dir: appConfig(), nodeEnv: 'test', env: { PORT: 'eighty', DATABASE_URL: 'mysql://u:DB-PASS@h/db' },
+    }));
+    expect(err.problems).toEqual([
+      'PORT: expected a number from 0 to 65535, got "eighty"',
+      'DATABASE_URL: expected a postgres://, postgresql:// or pglite:// URL',
+    ]);
+    expect(err.message).not.toContain('DB-PASS');
+  });
+
+  it('DNS_CONFIG_DIR points at another folder', () => {
+    const other = tempDir({ 'http.yml': 'default:\n  port: 1234\n' });
+    const c = loadDnsConfig({ dir: appConfig(), env: { DNS_CONFIG_DIR: other } });
+    expect(c.http.port).toBe(1234);
+    expect(c.session.secret).toBe(DEFAULT_DEV_SESSION_SECRET);
+    expect(c.database.url).toBeUndefined();
+  });
+
+  it('dir may be the config folder itself or its parent', () => {
+    const root = appConfig();
+    expect(loadDnsConfig({ dir: path.join(root, 'config'), env: {} }).http.port).toBe(3000);
+    expect(loadDnsConfig({ dir: root, env: {} }).http.port).toBe(3000);
+  });
+
+  it('applies schema defaults for missing files and keys', () => {
+    const c = loadDnsConfig({ dir: tempDir({ 'http.yml': 'default: {}\n' }), nodeEnv: 'test', env: {} });
+    expect(c).toEqual({
+      http: { host: '127.0.0.1', port: 3000, keepAliveTimeoutSeconds: 5, defaultGroup: 'NicTool', bodyLimit: 102400 },
+      session: { cookieName: 'sid-dnsapi', ttlSeconds: 3600, secret: DEFAULT_DEV_SESSION_SECRET, secure: false },
+      database: { url: undefined },
+      log: { level: 'info', file: undefined },
+      security: { bcryptCost: 10 },
+      env: 'test',
+    });
+  });
+
+  it('reports YAML problems with file, section and key path', () => {
+    const dir = appConfig({
+      'config/session.yml': 'default:\n  ttl_seconds: 3600\ntest:\n  ttl_seconds: soon\n  secure: yes-please\n',
+      'config/security.yml': 'default:\n  bcrypt_cost: 3\n',
+      'config/log.yml': 'default:\n  level: loud\n',
+      'config/http.yml': 'default:\n  body_limit: lots\n',
+    });
+    expect(configError(() => loadDnsConfig({ dir, nodeEnv: 'test', env: {} })).problems).toEqual([
+      'http.yml: default.body_limit: expected a byte count such as 102400, "100kb" or "1mb", got "lots"',
+      'session.yml: test.ttl_seconds: expected a number, got "soon"',
+      'session.yml: test.secure: expected a boolean, got "yes-please"',
+      'log.yml: default.level: expected one of panic, fatal, error, warn, info, debug, trace, got "loud"',
+      'security.yml: default.bcrypt_cost: expected a number of at least 4, got 3',
+    ]);
+  });
+
+  it('is deeply frozen', () => {
+    const c = loadDnsConfig({ dir: appConfig(), env: {} });
+    expect(Object.isFrozen(c) && Object.isFrozen(c.http) && Object.isFrozen(c.session)).toBe(true);
+  });
+
+  describe('production refusals', () => {
+    const refuse = (env: Record<string, string>, extra?: Record<string, string>) =>
+      configError(() => loadDnsConfig({ dir: appConfig(extra), nodeEnv: 'production', env })).problems;
+
+    it('refuses the shipped development secret and a missing database URL', () => {
+      expect(refuse({})).toEqual([
+        'SESSION_SECRET: required in production (set it, or secret in the production section of session.yml; the shipped development secret is refused)',
+        'DATABASE_URL: required in production (set it, or url in the production section of database.yml)',
+      ]);
+      expect(refuse({ SESSION_SECRET: DEFAULT_DEV_SESSION_SECRET, DATABASE_URL: 'postgres://db/dns' })).toHaveLength(1);
+    });
+
+    it('refuses a missing secret when the YAML has none', () => {
+      expect(refuse({ DATABASE_URL: 'postgres://db/dns' }, { 'config/session.yml': 'default: {}\n' }))
+        .toEqual([expect.stringMatching(/^SESSION_SECRET: required in production/)]);
+    });
+
+    it('refuses a short secret, naming where it came from', () => {
+      expect(refuse({ SESSION_SECRET: 'short', DATABASE_URL: 'postgres://db/dns' }))
+        .toEqual(['SESSION_SECRET: expected at least 32 characters in production']);
+      expect(refuse({ DATABASE_URL: 'postgres://db/dns' }, {
+        'config/session.yml': 'default:\n  secret: dev\nproduction:\n  secret: tiny\n',
+      })).toEqual(['session.yml: production.secret: expected at least 32 characters in production']);
+    });
+
+    it('accepts secret and database URL from the production sections', () => {
+      const c = loadDnsConfig({
+        dir: appConfig({
+          'config/session.yml': `default:\n  secret: ${DEFAULT_DEV_SESSION_SECRET}\nproduction:\n  secret: ${PROD_SECRET}\n`,
+          'config/database.yml': 'default: {}\nproduction:\n  url: postgres://db/dns\n',
+        }),
+        nodeEnv: 'production', env: {},
+      });
+      expect(c.session.secret).toBe(PROD_SECRET);
+      expect(c.session.secure).toBe(true);
+      expect(c.database.url).toBe('postgres://db/dns');
+    });
+  });
+});
