@@ -1,0 +1,94 @@
+// SQL for auth.flow_state (PKCE). Email flows create the row up front with the user set.
+import type { CodeChallengeMethod } from '@keyzone/db';
+import type { Executor } from './users';
+
+export interface FlowStateRow {
+  id: string;
+  user_id: string | null;
+  auth_code: string | null;
+  code_challenge: string | null;
+  code_challenge_method: CodeChallengeMethod | null;
+  authentication_method: string;
+  provider_access_token: string | null;
+  provider_refresh_token: string | null;
+  auth_code_issued_at: Date | string | null;
+  created_at: Date | string;
+}
+
+const flowStateColumns = [
+  'id',
+  'user_id',
+  'auth_code',
+  'code_challenge',
+  'code_challenge_method',
+  'authentication_method',
+  'provider_access_token',
+  'provider_refresh_token',
+  'auth_code_issued_at',
+  'created_at',
+] as const;
+
+export async function insertFlowState(
+  db: Executor,
+  row: {
+    id: string;
+    userId: string | null;
+    authCode: string;
+    codeChallenge: string;
+    codeChallengeMethod: CodeChallengeMethod;
+    providerType: string;
+    authenticationMethod: string;
+    at: Date;
+  },
+): Promise<void> {
+  await db
+    .insertInto('auth.flow_state')
+    .values({
+      id: row.id,
+      user_id: row.userId,
+      auth_code: row.authCode,
+      code_challenge: row.codeChallenge,
+      code_challenge_method: row.codeChallengeMethod,
+      provider_type: row.providerType,
+      authentication_method: row.authenticationMethod,
+      created_at: row.at,
+      updated_at: row.at,
+    })
+    .execute();
+}
+
+/** The newest flow state of a user for one method, stamped with the time its code was handed out. */
+export async function issueAuthCodeForUser(
+  db: Executor,
+  input: { userId: string; authenticationMethod: string; at: Date },
+): Promise<string | undefined> {
+  const row = await db
+    .updateTable('auth.flow_state')
+    .set({ auth_code_issued_at: input.at, updated_at: input.at })
+    .where('id', '=', (eb) =>
+      eb
+        .selectFrom('auth.flow_state')
+        .select('id')
+        .where('user_id', '=', input.userId)
+        .where('authentication_method', '=', input.authenticationMethod)
+        .orderBy('created_at', 'desc')
+        .limit(1),
+    )
+    .returning(['auth_code'])
+    .executeTakeFirst();
+  return row?.auth_code ?? undefined;
+}
+
+/** Locks the flow state of an auth code for the exchange (a concurrent exchange waits, then finds nothing). */
+export async function findFlowStateByAuthCodeForUpdate(db: Executor, authCode: string): Promise<FlowStateRow | undefined> {
+  return (await db
+    .selectFrom('auth.flow_state')
+    .select(flowStateColumns)
+    .where('auth_code', '=', authCode)
+    .forUpdate()
+    .executeTakeFirst()) as FlowStateRow | undefined;
+}
+
+export async function deleteFlowState(db: Executor, id: string): Promise<void> {
+  await db.deleteFrom('auth.flow_state').where('id', '=', id).execute();
+}
