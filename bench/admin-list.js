@@ -1,0 +1,165 @@
+#!/usr/bin/env node
+// Latency of GET /admin/users on a big user table, through the real HTTP endpoint.
+//
+//   pnpm --filter @keyzone/auth-server build
+//   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/kz_bench_users node seed-users.js 1000000
+//   BENCH_DATABASE_URL=... node admin-list.js [--requests 200]
+//
+// Starts apps/auth-server/dist/main.js on a free 127.0.0.1 port against BENCH_DATABASE_URL (or
+// uses BENCH_AUTH_URL + BENCH_JWT_SECRET of a server already running), signs a service_role JWT,
+// and sends the requests of each scenario one after another (latency, not throughput: one client
+// is what an admin dashboard is). Prints p50/p95/max per scenario and the X-Total-Count seen.
+'use strict';
+/* global fetch */
+
+const { Buffer } = require('node:buffer');
+const { spawn } = require('node:child_process');
+const crypto = require('node:crypto');
+const net = require('node:net');
+const path = require('node:path');
+const { setTimeout: sleep } = require('node:timers/promises');
+
+const DEFAULT_DB = 'postgres://postgres@127.0.0.1:5432/kz_bench_users';
+const GOAL_P95_MS = 50;
+
+function arg(name, fallback) {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? process.argv[i + 1] : fallback;
+}
+
+const b64url = (buf) => Buffer.from(buf).toString('base64url');
+
+function signHs256(claims, secret) {
+  const head = b64url(JSON.stringify({ alg: 'HS256', typ: 'JWT' }));
+  const body = b64url(JSON.stringify(claims));
+  const sig = crypto.createHmac('sha256', secret).update(`${head}.${body}`).digest('base64url');
+  return `${head}.${body}.${sig}`;
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitForHealth(base, child) {
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    if (child && child.exitCode !== null) throw new Error(`auth-server exited with ${child.exitCode}`);
+    try {
+      const res = await fetch(`${base}/health`);
+      if (res.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await sleep(100);
+  }
+  throw new Error('auth-server did not become healthy within 30 s');
+}
+
+async function startServer() {
+  if (process.env.BENCH_AUTH_URL) {
+    return { base: process.env.BENCH_AUTH_URL.replace(/\/$/, ''), secret: process.env.BENCH_JWT_SECRET, stop: async () => {} };
+  }
+  const port = await freePort();
+  const secret = crypto.randomBytes(32).toString('hex');
+  const main = path.join(__dirname, '..', 'apps', 'auth-server', 'dist', 'main.js');
+  const child = spawn(process.execPath, [main], {
+    env: {
+      ...process.env,
+      DATABASE_URL: process.env.BENCH_DATABASE_URL || DEFAULT_DB,
+      AUTH_JWT_SECRET: secret,
+      AUTH_SITE_URL: 'http://localhost:3000',
+      AUTH_API_HOST: '127.0.0.1',
+      PORT: String(port),
+      AUTH_LOG_LEVEL: 'warn',
+      NODE_ENV: 'production',
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const base = `http://127.0.0.1:${port}`;
+  await waitForHealth(base, child);
+  return {
+    base,
+    secret,
+    stop: () => new Promise((resolve) => {
+      child.once('exit', resolve);
+      child.kill('SIGTERM');
+    }),
+  };
+}
+
+function percentile(sorted, p) {
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+async function scenario(name, base, token, paths, requests) {
+  const headers = { authorization: `Bearer ${token}` };
+  let total = '';
+  let users = 0;
+  for (let i = 0; i < Math.min(20, requests); i += 1) {
+    await (await fetch(base + paths[i % paths.length], { headers })).arrayBuffer(); // warm-up
+  }
+  const times = [];
+  for (let i = 0; i < requests; i += 1) {
+    const t0 = process.hrtime.bigint();
+    const res = await fetch(base + paths[i % paths.length], { headers });
+    const body = await res.json();
+    times.push(Number(process.hrtime.bigint() - t0) / 1e6);
+    if (res.status !== 200) throw new Error(`${name}: ${res.status} ${JSON.stringify(body)}`);
+    total = res.headers.get('x-total-count');
+    users = body.users.length;
+  }
+  times.sort((a, b) => a - b);
+  const p50 = percentile(times, 50);
+  const p95 = percentile(times, 95);
+  const flag = p95 < GOAL_P95_MS ? 'ok' : `over the ${GOAL_P95_MS} ms goal`;
+  console.log(
+    `${name.padEnd(34)} p50 ${p50.toFixed(1).padStart(6)} ms  p95 ${p95.toFixed(1).padStart(6)} ms  ` +
+      `max ${times[times.length - 1].toFixed(1).padStart(6)} ms  (${users} users/page, X-Total-Count ${total})  ${flag}`,
+  );
+  return { name, p50, p95 };
+}
+
+async function main() {
+  const requests = Number(arg('requests', '200'));
+  const server = await startServer();
+  const now = Math.floor(Date.now() / 1000);
+  const token = signHs256({ sub: 'bench', role: 'service_role', aud: 'authenticated', iat: now, exp: now + 3600 }, server.secret);
+  try {
+    const head = await fetch(`${server.base}/admin/users?per_page=1`, { headers: { authorization: `Bearer ${token}` } });
+    if (head.status !== 200) throw new Error(`GET /admin/users: ${head.status} ${await head.text()}`);
+    const total = Number(head.headers.get('x-total-count'));
+    const deepPage = Math.max(1, Math.floor(total / 50 / 2));
+    console.log(`GET /admin/users on ${total} users, ${requests} sequential requests per scenario`);
+    const results = [];
+    results.push(await scenario('list page 1 (per_page 50)', server.base, token, ['/admin/users?page=1&per_page=50'], requests));
+    results.push(await scenario(`list deep page ${deepPage} (per_page 50)`, server.base, token,
+      [`/admin/users?page=${deepPage}&per_page=50`], requests));
+    results.push(await scenario('list page 1, sort created_at asc', server.base, token,
+      ['/admin/users?page=1&per_page=50&sort=created_at%20asc'], requests));
+    // Selective filters, as an admin searching for one person types them: an email fragment, a
+    // surname + number fragment, a full email. Rotated so no single plan or cache line dominates.
+    const selective = ['user4242', 'okafor 77', 'user987654@bench', 'tanaka 31337', 'user55555'];
+    results.push(await scenario('filter, selective (email or name)', server.base, token,
+      selective.map((f) => `/admin/users?page=1&per_page=50&filter=${encodeURIComponent(f)}`), requests));
+    // Broad filters: a surname shared by ~3% of users, a first name shared by ~4%.
+    const broad = ['okafor', 'maria', 'lovelace'];
+    results.push(await scenario('filter, broad (thousands match)', server.base, token,
+      broad.map((f) => `/admin/users?page=1&per_page=50&filter=${encodeURIComponent(f)}`), requests));
+    const worst = results.reduce((a, b) => (a.p95 > b.p95 ? a : b));
+    console.log(`worst p95: ${worst.p95.toFixed(1)} ms (${worst.name}); goal < ${GOAL_P95_MS} ms`);
+  } finally {
+    await server.stop();
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
