@@ -1,0 +1,65 @@
+import { mkdirSync, openSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import pino, { type DestinationStream, type Logger, type LoggerOptions } from 'pino';
+import pinoPretty from 'pino-pretty';
+import { toPinoLevel } from './levels';
+import { REDACTED, SECRET_KEYS, redactSecrets } from './redact';
+
+export interface CreateLoggerOptions {
+  /** Service name, on every line as "name". */
+  name: string;
+  /** LOG_LEVEL, GoTrue spelling accepted (panic → fatal, warning → warn); default "info". */
+  level?: string;
+  /** LOG_FILE: append JSON lines to this file (parent folders created) instead of stdout. */
+  file?: string;
+  /** Human-readable output for development. Ignored when `file` is set: files get JSON. */
+  pretty?: boolean;
+  /** Where lines go instead of stdout/file (tests capture output this way). */
+  destination?: DestinationStream;
+}
+
+/**
+ * The one logger factory of the services: pino JSON lines ({"level":"info","time":"…","name":…})
+ * with every secret-named field (password, token, authorization, cookie, …) redacted at any depth.
+ */
+export function createLogger(options: CreateLoggerOptions): Logger {
+  const pretty = options.pretty === true && !options.file;
+  const config: LoggerOptions = {
+    name: options.name,
+    level: toPinoLevel(options.level),
+    // Child-logger bindings bypass formatters.log; pino's redact covers their top-level keys
+    // (nested secrets in logged objects are handled by redactSecrets below).
+    redact: { paths: SECRET_KEYS.map((key) => (/^[a-z_]+$/.test(key) ? key : `["${key}"]`)), censor: REDACTED },
+    timestamp: pino.stdTimeFunctions.isoTime,
+    formatters: {
+      // Level names instead of numbers in JSON, as GoTrue writes them; pino-pretty wants the numbers.
+      ...(pretty ? {} : { level: (label: string) => ({ level: label }) }),
+      // Secrets are removed from every logged object at any depth, and from the root bindings.
+      log: (object) => redactSecrets(object),
+      bindings: (bindings) => redactSecrets(bindings),
+    },
+  };
+  return pino(config, destinationFor(options, pretty));
+}
+
+function destinationFor(options: CreateLoggerOptions, pretty: boolean): DestinationStream {
+  if (options.file) {
+    const file = resolve(options.file);
+    mkdirSync(dirname(file), { recursive: true });
+    // Opened here, synchronously, so the stream is ready at once: pino's exit handler flushes
+    // pending lines with flushSync, which throws on a stream still opening.
+    return pino.destination({ fd: openSync(file, 'a'), sync: false });
+  }
+  if (pretty) {
+    // pino-pretty as a stream in this thread rather than a worker transport: nothing to resolve by
+    // name at run time (works from CommonJS, under jest and from dist/), and colours only on a TTY.
+    return pinoPretty({
+      destination: options.destination ?? 1,
+      colorize: options.destination ? false : process.stdout.isTTY === true,
+      translateTime: 'SYS:HH:MM:ss.l',
+      ignore: 'pid,hostname',
+      sync: !options.destination,
+    });
+  }
+  return options.destination ?? pino.destination({ dest: 1, sync: false });
+}
