@@ -51,3 +51,81 @@ export interface DnsDatabase {
   'dns.users': DnsUsersTable;
   'dns.sessions': DnsSessionsTable;
 }
+
+// --- nameservers, zones, zone records, audit history (migration 202611230330_zones_records_nameservers;
+// owner: zones engineer) ---
+
+export type NameserverExportType = 'bind' | 'nsd' | 'knot' | 'powerdns' | 'tinydns';
+
+export interface DnsNameserversTable {
+  id: Generated<number>;
+  group_id: number;
+  name: string;                             // absolute, lowercase, trailing dot
+  address: string | null;
+  address6: string | null;
+  ttl: Generated<number>;
+  description: Generated<string>;
+  export_type: Generated<NameserverExportType>;
+  deleted_at: Date | null;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
+export interface DnsZonesTable {
+  id: Generated<number>;
+  group_id: number;
+  name: string;                             // absolute, lowercase, trailing dot; unique among live zones
+  description: Generated<string>;
+  mailaddr: string;                         // SOA RNAME form (hostmaster.example.com.)
+  serial: ColumnType<string, number | string, number | string>; // int8 (uint32 range)
+  refresh: number;
+  retry: number;
+  expire: number;
+  minimum: number;
+  ttl: number;
+  deleted_at: Date | null;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
+export interface DnsZoneNameserversTable {
+  zone_id: number;
+  nameserver_id: number;
+  position: Generated<number>;
+}
+
+export interface DnsZoneRecordsTable {
+  id: Generated<number>;
+  zone_id: number;
+  owner: string;                            // absolute, lowercase
+  type: string;
+  ttl: number;
+  rdata: ColumnType<Record<string, string | number>, string, string>; // jsonb, RFC field names
+  description: Generated<string>;
+  deleted_at: Date | null;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
+export type AuditObjectType = 'zone' | 'zone_record' | 'nameserver' | 'user' | 'group';
+export type AuditActionName = 'create' | 'update' | 'delete' | 'restore';
+
+export interface DnsAuditLogTable {
+  id: Generated<string>;                    // bigserial
+  object_type: AuditObjectType;
+  object_id: number;
+  zone_id: number | null;                   // set for zones and their records: a zone's history includes its records
+  action: AuditActionName;
+  user_id: number | null;
+  at: Date;
+  before: ColumnType<Record<string, unknown> | null, string | null, string | null>;
+  after: ColumnType<Record<string, unknown> | null, string | null, string | null>;
+}
+
+export interface DnsDatabase {
+  'dns.nameservers': DnsNameserversTable;
+  'dns.zones': DnsZonesTable;
+  'dns.zone_nameservers': DnsZoneNameserversTable;
+  'dns.zone_records': DnsZoneRecordsTable;
+  'dns.audit_log': DnsAuditLogTable;
+}
