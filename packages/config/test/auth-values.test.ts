@@ -41,7 +41,7 @@ describe('top level, API, DB, logging', () => {
     expect(problems({ AUTH_SITE_URL: 'localhost:3000', PORT: '70000', AUTH_LOG_LEVEL: 'verbose' })).toEqual([
       'AUTH_SITE_URL: expected an absolute http or https URL, got "localhost:3000"',
       'PORT: expected a number from 0 to 65535, got "70000"',
-      'AUTH_LOG_LEVEL: expected one of panic, fatal, error, warn, info, debug, trace, got "verbose"',
+      'AUTH_LOG_LEVEL: expected one of panic, fatal, error, warn, info, debug, trace, silent, got "verbose"',
     ]);
   });
 });

@@ -144,7 +144,7 @@ describe('loadDnsConfig', () => {
       'http.yml: default.body_limit: expected a byte count such as 102400, "100kb" or "1mb", got "lots"',
       'session.yml: test.ttl_seconds: expected a number, got "soon"',
       'session.yml: test.secure: expected a boolean, got "yes-please"',
-      'log.yml: default.level: expected one of panic, fatal, error, warn, info, debug, trace, got "loud"',
+      'log.yml: default.level: expected one of panic, fatal, error, warn, info, debug, trace, silent, got "loud"',
       'security.yml: default.bcrypt_cost: expected a number of at least 4, got 3',
     ]);
   });

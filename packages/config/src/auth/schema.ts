@@ -27,7 +27,8 @@ export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 export const SMS_PROVIDERS = ['twilio', 'messagebird', 'textlocal', 'vonage'] as const;
 export type SmsProviderName = (typeof SMS_PROVIDERS)[number];
 
-export const LOG_LEVELS = ['panic', 'fatal', 'error', 'warn', 'info', 'debug', 'trace'] as const;
+// 'silent' (pino) is accepted beyond GoTrue's list so tests can turn logging off.
+export const LOG_LEVELS = ['panic', 'fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
 export const CAPTCHA_PROVIDERS = ['hcaptcha', 'turnstile'] as const;

@@ -1,4 +1,5 @@
 // The DNS session API's configuration (camelCase; YAML files use snake_case keys, NicTool style).
+import type { LogLevel } from '../auth/schema';
 
 export const DNS_ENVIRONMENTS = ['production', 'development', 'test'] as const;
 export type DnsEnvironment = (typeof DNS_ENVIRONMENTS)[number];
@@ -28,7 +29,7 @@ export interface DnsConfig {
                                        // Unset elsewhere: the app picks defaultDatabaseUrl('dns-session-api').
   };
   log: {
-    level: 'panic' | 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace'; // log.yml level, default info
+    level: LogLevel;                    // log.yml level, default info
     file: string | undefined;          // log.yml file
   };
   security: {
