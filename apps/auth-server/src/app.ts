@@ -1,0 +1,25 @@
+// createApp(deps) → the Express app. No globals: everything comes from deps, so tests build
+// their own. The same router answers at / and at /auth/v1 (the supabase-js URL layout).
+import express, { type Express } from 'express';
+import { requestLogging } from '@keyzone/logging';
+import type { Deps } from './deps';
+import { ApiError, ErrorCode } from './errors';
+import { cors } from './http/cors';
+import { errorRenderer } from './http/errors';
+import { buildRouter } from './routes';
+
+export function createApp(deps: Deps): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.use(requestLogging({ logger: deps.log, requestIdHeader: deps.config.api.requestIdHeader }));
+  app.use(cors());
+  const router = buildRouter(deps);
+  app.use('/auth/v1', router);
+  app.use(router);
+  app.use(() => {
+    throw new ApiError(404, ErrorCode.unknown, 'Not Found');
+  });
+  app.use(errorRenderer);
+  return app;
+}

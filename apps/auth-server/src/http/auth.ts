@@ -1,0 +1,97 @@
+// Guards for the route table (reference §1.2):
+//   requireUser  – bearer access token → req.caller = {claims, token, user, session}
+//   requireAdmin – bearer JWT whose role is in JWT_ADMIN_ROLES → req.caller = {claims, token}
+// Missing/garbled header → 401 no_authorization; bad signature or expired → 403 bad_jwt.
+import type { Request, RequestHandler } from 'express';
+import { TokenError } from '@keyzone/tokens';
+import type { Deps } from '../deps';
+import { ApiError, ErrorCode, Messages } from '../errors';
+import type { SessionRow, UserRow } from '../queries/columns';
+import { findSessionById } from '../queries/sessions';
+import { findUserById } from '../queries/users';
+import { isBanned } from '../services/accounts';
+
+export interface Caller {
+  claims: Record<string, unknown>;
+  token: string;
+  /** Set by requireUser only. */
+  user?: UserRow;
+  /** The session named by the session_id claim, when the token has one. */
+  session?: SessionRow;
+}
+
+declare global {
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  namespace Express {
+    interface Request {
+      /** Set by requireUser / requireAdmin. */
+      caller?: Caller;
+    }
+  }
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function bearerToken(req: Request): string | undefined {
+  const match = /^bearer\s+(\S+)\s*$/i.exec(req.get('authorization') ?? '');
+  return match?.[1];
+}
+
+async function verifiedClaims(deps: Pick<Deps, 'jwt' | 'clock'>, req: Request): Promise<{ claims: Record<string, unknown>; token: string }> {
+  const token = bearerToken(req);
+  if (!token) throw new ApiError(401, ErrorCode.no_authorization, Messages.noAuthorization);
+  try {
+    return { claims: await deps.jwt.verify(token, { now: deps.clock.now() }), token };
+  } catch (err) {
+    if (err instanceof TokenError) {
+      throw new ApiError(403, ErrorCode.bad_jwt, `${Messages.invalidJwt}, ${err.message}`, { cause: err });
+    }
+    throw err;
+  }
+}
+
+/** The user behind a user access token, with its live session. */
+export function requireUser(deps: Pick<Deps, 'jwt' | 'clock' | 'db'>): RequestHandler {
+  return async (req, _res, next) => {
+    const { claims, token } = await verifiedClaims(deps, req);
+    const sub = claims.sub;
+    if (typeof sub !== 'string' || sub === '') throw new ApiError(403, ErrorCode.bad_jwt, 'invalid claim: missing sub claim');
+    if (!UUID.test(sub)) throw new ApiError(400, ErrorCode.bad_jwt, 'invalid claim: sub claim must be a UUID');
+    const sessionId = typeof claims.session_id === 'string' && claims.session_id !== '' ? claims.session_id : undefined;
+    const [user, session] = await Promise.all([
+      findUserById(deps.db, sub),
+      sessionId && UUID.test(sessionId) ? findSessionById(deps.db, sessionId) : Promise.resolve(undefined),
+    ]);
+    if (!user) throw new ApiError(403, ErrorCode.user_not_found, Messages.userFromSubNotFound);
+    if (sessionId && (!session || session.user_id !== user.id)) {
+      throw new ApiError(403, ErrorCode.session_not_found, Messages.sessionNotFound);
+    }
+    if (isBanned(user, deps.clock.now())) throw new ApiError(403, ErrorCode.user_banned, Messages.userBanned);
+    req.caller = { claims, token, user, session };
+    next();
+  };
+}
+
+/** Admin: role claim in JWT_ADMIN_ROLES; sub need not be a user. A named session must still exist. */
+export function requireAdmin(deps: Pick<Deps, 'jwt' | 'clock' | 'db' | 'config'>): RequestHandler {
+  return async (req, _res, next) => {
+    const { claims, token } = await verifiedClaims(deps, req);
+    const role = typeof claims.role === 'string' ? claims.role : '';
+    if (!deps.config.jwt.adminRoles.includes(role)) throw new ApiError(403, ErrorCode.not_admin, Messages.notAdmin);
+    const sessionId = typeof claims.session_id === 'string' && UUID.test(claims.session_id) ? claims.session_id : undefined;
+    let session: SessionRow | undefined;
+    if (sessionId) {
+      session = await findSessionById(deps.db, sessionId);
+      if (!session) throw new ApiError(403, ErrorCode.session_expired, 'Session has expired');
+    }
+    req.caller = { claims, token, session };
+    next();
+  };
+}
+
+/** The caller set by requireUser; a programming error if the guard is missing. */
+export function userOf(req: Request): { user: UserRow; session: SessionRow | undefined; claims: Record<string, unknown> } {
+  const caller = req.caller;
+  if (!caller?.user) throw new Error('route is missing the requireUser guard');
+  return { user: caller.user, session: caller.session, claims: caller.claims };
+}

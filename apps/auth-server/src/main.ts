@@ -1,0 +1,91 @@
+#!/usr/bin/env node
+// The executable: `serve` (default) | `migrate` | `version`. The only place that reads the
+// environment and opens connections; it builds deps and hands them to createApp.
+import type { Server } from 'node:http';
+import { exitOnConfigError, type AuthConfig } from '@keyzone/config';
+import { connect, migrateAuth, type AuthDatabase } from '@keyzone/db';
+import { createLogger } from '@keyzone/logging';
+import { createJwtService } from '@keyzone/tokens';
+import { createApp } from './app';
+import { readConfig } from './config';
+import { systemClock, type Deps } from './deps';
+import { VERSION } from './version';
+
+const USAGE = 'usage: auth-server [serve | migrate | version]';
+
+async function openDatabase(config: AuthConfig) {
+  const db = connect<AuthDatabase>(config.db.url, { maxPoolSize: config.db.maxPoolSize, authNamespace: config.db.namespace });
+  const applied = await migrateAuth(db, { namespace: config.db.namespace });
+  return { db, applied };
+}
+
+async function main(argv: string[]): Promise<void> {
+  const command = argv[0] ?? 'serve';
+  if (command === 'version' || command === '--version') {
+    console.log(VERSION);
+    return;
+  }
+  if (command !== 'serve' && command !== 'migrate') {
+    console.error(USAGE);
+    process.exit(2);
+  }
+
+  let config: AuthConfig;
+  try {
+    config = readConfig(process.env, process.cwd());
+  } catch (err) {
+    exitOnConfigError(err);
+  }
+  const log = createLogger({
+    name: 'auth-server',
+    level: config.log.level,
+    file: config.log.file,
+    pretty: process.env.NODE_ENV !== 'production' && process.stdout.isTTY === true,
+  });
+
+  const { db, applied } = await openDatabase(config);
+  if (applied.length > 0) log.info({ migrations: applied }, 'migrations applied');
+  if (command === 'migrate') {
+    console.log(applied.length > 0 ? `applied: ${applied.join(', ')}` : 'database is up to date');
+    await db.destroy();
+    return;
+  }
+
+  const jwt = await createJwtService({
+    secret: config.jwt.secret,
+    keys: config.jwt.keys as object[] | undefined,
+    issuer: config.jwt.issuer,
+    clock: systemClock.now,
+  });
+  const deps: Deps = { config, db, jwt, mailer: undefined, sms: undefined, clock: systemClock, log };
+  const app = createApp(deps);
+  const server: Server = app.listen(config.api.port, config.api.host ?? '0.0.0.0', () => {
+    const address = server.address();
+    const port = typeof address === 'object' && address ? address.port : config.api.port;
+    const host = config.api.host ?? 'localhost';
+    console.log(`auth-server ${VERSION} listening on http://${host}:${port} (external URL ${config.api.externalUrl})`);
+  });
+
+  // Graceful stop: refuse new connections, let in-flight requests finish, then close the pool.
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'shutting down');
+    const force = setTimeout(() => process.exit(1), 15_000);
+    force.unref();
+    server.close(() => {
+      db.destroy()
+        .catch((err: unknown) => log.error({ err }, 'closing the database failed'))
+        .finally(() => process.exit(0));
+    });
+    server.closeIdleConnections();
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+}
+
+main(process.argv.slice(2)).catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});

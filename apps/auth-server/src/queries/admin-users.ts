@@ -1,0 +1,106 @@
+// SQL behind GET /admin/users: one page of users and the total, built to stay fast at a million
+// rows on PostgreSQL (numbers and plans: bench/README-admin.md).
+//
+// - Order: created_at, served by the btree on (created_at DESC, id); id breaks ties so pages are
+//   stable when many users share a timestamp.
+// - Unfiltered pages use a "deferred join": the OFFSET walk reads only the (created_at, id) index
+//   (an index-only scan once the visibility map is set), then the page's 50 rows are fetched by id.
+//   A deep page therefore skips index tuples, not heap rows.
+// - The filter matches lower(email) or lower(full_name) with LIKE '%x%'. Both expressions carry a
+//   pg_trgm GIN index, so a filter of three or more characters becomes a BitmapOr of two GIN scans
+//   instead of a sequential scan. Input wildcards (%, _, \) are escaped: a filter is a substring.
+// - Totals: see countUsers.
+import { sql, type RawBuilder } from 'kysely';
+import { userColumns, type UserRow } from './columns';
+import type { Executor } from './users';
+
+export type SortDirection = 'asc' | 'desc';
+
+export interface UserPageQuery {
+  /** 1-based. */
+  page: number;
+  perPage: number;
+  /** Substring of the email or of user_metadata.full_name, any case; '' or undefined = all. */
+  filter?: string;
+  sort: SortDirection;
+}
+
+/** Up to this many rows an exact count(*) is cheap enough (a few ms) to run on every request. */
+export const EXACT_COUNT_LIMIT = 100_000;
+/** A filter's matches are counted exactly up to this many; beyond it the planner's estimate is used. */
+export const FILTER_COUNT_CAP = 1_000;
+
+const users = sql.table('auth.users');
+
+/** LIKE pattern for "contains `text`" with LIKE's own wildcards escaped (default escape is \). */
+export function containsPattern(text: string): string {
+  return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/** The filter predicate; the two expressions are exactly the ones the trigram indexes cover. */
+function filterCondition(filter: string): RawBuilder<unknown> {
+  const pattern = containsPattern(filter);
+  return sql`(lower(email) LIKE ${pattern} OR lower(raw_user_meta_data->>'full_name') LIKE ${pattern})`;
+}
+
+const selectedColumns = sql.join(userColumns.map((c) => sql.ref(`u.${c}`)));
+
+function orderBy(sort: SortDirection, alias?: string): RawBuilder<unknown> {
+  const created = sql.ref(alias ? `${alias}.created_at` : 'created_at');
+  const id = sql.ref(alias ? `${alias}.id` : 'id');
+  // The btree is (created_at DESC, id ASC): read forwards for newest first, backwards for oldest
+  // first, so the id tie-break runs against created_at in both directions.
+  return sort === 'asc' ? sql`${created} ASC, ${id} DESC` : sql`${created} DESC, ${id} ASC`;
+}
+
+/** One page of users in (created_at, id) order. */
+export async function findUserPage(db: Executor, q: UserPageQuery): Promise<UserRow[]> {
+  const offset = (q.page - 1) * q.perPage;
+  const query = q.filter
+    ? sql<UserRow>`SELECT ${selectedColumns} FROM ${users} AS u
+        WHERE ${filterCondition(q.filter)}
+        ORDER BY ${orderBy(q.sort, 'u')} LIMIT ${q.perPage} OFFSET ${offset}`
+    : sql<UserRow>`SELECT ${selectedColumns}
+        FROM (SELECT id, created_at FROM ${users} ORDER BY ${orderBy(q.sort)} LIMIT ${q.perPage} OFFSET ${offset}) AS p
+        JOIN ${users} AS u ON u.id = p.id
+        ORDER BY ${orderBy(q.sort, 'p')}`;
+  const { rows } = await query.execute(db);
+  return rows;
+}
+
+/**
+ * The planner's row estimate for `SELECT 1 FROM auth.users [WHERE filter]`: it scales pg_class
+ * statistics by the table's current size, costs no scan, and works unchanged on PGlite and with a
+ * DB_NAMESPACE (the table is named through sql.table).
+ */
+async function plannerEstimate(db: Executor, filter?: string): Promise<number> {
+  const where = filter ? sql`WHERE ${filterCondition(filter)}` : sql``;
+  const { rows } = await sql<{ 'QUERY PLAN': unknown }>`EXPLAIN (FORMAT JSON) SELECT 1 FROM ${users} ${where}`.execute(db);
+  const plan = rows[0]?.['QUERY PLAN'];
+  const parsed = (typeof plan === 'string' ? JSON.parse(plan) : plan) as Array<{ Plan: { 'Plan Rows': number } }>;
+  return Math.round(parsed[0]?.Plan['Plan Rows'] ?? 0);
+}
+
+/**
+ * The X-Total-Count for a listing, without scanning a large table a second time:
+ * - no filter: when the planner estimates at most EXACT_COUNT_LIMIT rows, an exact count(*)
+ *   (an index-only scan of a small table); above it, the estimate itself. A million-row count(*)
+ *   costs ~40-80 ms on every request, which is the whole latency budget; the estimate is exact
+ *   right after ANALYZE and drifts by the rows written since autovacuum last ran.
+ * - filter: an exact count of at most FILTER_COUNT_CAP + 1 matches (a search matching more than
+ *   1,000 users, 20 pages, gets refined rather than paged to its end); when the cap is hit, the
+ *   planner's estimate for the filter (never less than the cap) is reported.
+ */
+export async function countUsers(db: Executor, filter?: string): Promise<number> {
+  if (!filter) {
+    const estimate = await plannerEstimate(db);
+    if (estimate > EXACT_COUNT_LIMIT) return estimate;
+    const { rows } = await sql<{ n: string | number }>`SELECT count(*) AS n FROM ${users}`.execute(db);
+    return Number(rows[0]?.n ?? 0);
+  }
+  const { rows } = await sql<{ n: string | number }>`SELECT count(*) AS n FROM
+      (SELECT 1 FROM ${users} WHERE ${filterCondition(filter)} LIMIT ${FILTER_COUNT_CAP + 1}) AS capped`.execute(db);
+  const capped = Number(rows[0]?.n ?? 0);
+  if (capped <= FILTER_COUNT_CAP) return capped;
+  return Math.max(capped, await plannerEstimate(db, filter));
+}

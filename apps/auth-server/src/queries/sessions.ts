@@ -1,0 +1,82 @@
+// SQL for auth.sessions and auth.mfa_amr_claims (the AMR list inside access tokens).
+import { randomUUID } from 'node:crypto';
+import type { Executor } from './users';
+import { sessionColumns, type SessionRow } from './columns';
+
+export async function insertSession(
+  db: Executor,
+  session: { id: string; user_id: string; aal: string; created_at: Date; user_agent: string | null; ip: string | null },
+): Promise<SessionRow> {
+  return (await db
+    .insertInto('auth.sessions')
+    .values({ ...session, updated_at: session.created_at } as never)
+    .returning(sessionColumns)
+    .executeTakeFirstOrThrow()) as SessionRow;
+}
+
+export async function findSessionById(db: Executor, id: string): Promise<SessionRow | undefined> {
+  return (await db.selectFrom('auth.sessions').select(sessionColumns).where('id', '=', id).executeTakeFirst()) as
+    | SessionRow
+    | undefined;
+}
+
+/** Locks the session row or returns 'locked' at once (FOR UPDATE SKIP LOCKED, reference §5.3). */
+export async function lockSession(db: Executor, id: string): Promise<SessionRow | 'locked' | undefined> {
+  const row = (await db
+    .selectFrom('auth.sessions')
+    .select(sessionColumns)
+    .where('id', '=', id)
+    .forUpdate()
+    .skipLocked()
+    .executeTakeFirst()) as SessionRow | undefined;
+  if (row) return row;
+  const exists = await db.selectFrom('auth.sessions').select('id').where('id', '=', id).executeTakeFirst();
+  return exists ? 'locked' : undefined;
+}
+
+export async function markSessionRefreshed(
+  db: Executor,
+  id: string,
+  at: Date,
+  client: { user_agent: string | null; ip: string | null },
+): Promise<void> {
+  await db
+    .updateTable('auth.sessions')
+    .set({ refreshed_at: at, updated_at: at, user_agent: client.user_agent, ip: client.ip } as never)
+    .where('id', '=', id)
+    .execute();
+}
+
+/** Deletes sessions of a user (refresh tokens and AMR claims cascade); returns how many. */
+export async function deleteSessions(
+  db: Executor,
+  userId: string,
+  filter: { only?: string; except?: string } = {},
+): Promise<number> {
+  let query = db.deleteFrom('auth.sessions').where('user_id', '=', userId);
+  if (filter.only) query = query.where('id', '=', filter.only);
+  if (filter.except) query = query.where('id', '!=', filter.except);
+  const result = await query.executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+export async function recordAmr(db: Executor, sessionId: string, method: string, at: Date): Promise<void> {
+  await db
+    .insertInto('auth.mfa_amr_claims')
+    .values({ id: randomUUID(), session_id: sessionId, authentication_method: method, created_at: at, updated_at: at } as never)
+    .onConflict((oc) => oc.columns(['session_id', 'authentication_method'] as never).doUpdateSet({ updated_at: at } as never))
+    .execute();
+}
+
+export async function findAmr(db: Executor, sessionId: string): Promise<{ method: string; timestamp: number }[]> {
+  const rows = await db
+    .selectFrom('auth.mfa_amr_claims')
+    .select(['authentication_method', 'updated_at'])
+    .where('session_id', '=', sessionId)
+    .orderBy('updated_at', 'desc')
+    .execute();
+  return rows.map((row) => ({
+    method: String(row.authentication_method),
+    timestamp: Math.floor(new Date(row.updated_at as unknown as string).getTime() / 1000),
+  }));
+}

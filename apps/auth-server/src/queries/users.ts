@@ -1,0 +1,134 @@
+// SQL for auth.users. Each function takes the executor (pool or transaction) first.
+import type { Kysely, Transaction } from 'kysely';
+import type { AuthDatabase } from '@keyzone/db';
+import { userColumns, type UserRow } from './columns';
+
+export type Executor = Kysely<AuthDatabase> | Transaction<AuthDatabase>;
+
+export const NIL_UUID = '00000000-0000-0000-0000-000000000000';
+
+export async function findUserById(db: Executor, id: string): Promise<UserRow | undefined> {
+  return (await db.selectFrom('auth.users').select(userColumns).where('id', '=', id).executeTakeFirst()) as
+    | UserRow
+    | undefined;
+}
+
+/** Email users are unique per (email, aud) among non-SSO users (reference §5.1). */
+export async function findUserByEmail(db: Executor, email: string, aud: string): Promise<UserRow | undefined> {
+  return (await db
+    .selectFrom('auth.users')
+    .select(userColumns)
+    .where('email', '=', email)
+    .where('aud', '=', aud)
+    .where('is_sso_user', '=', false)
+    .executeTakeFirst()) as UserRow | undefined;
+}
+
+/** The only query that reads the password hash; used by the password grant and PUT /user. */
+export async function findUserWithPasswordByEmail(
+  db: Executor,
+  email: string,
+  aud: string,
+): Promise<(UserRow & { encrypted_password: string | null }) | undefined> {
+  return (await db
+    .selectFrom('auth.users')
+    .select([...userColumns, 'encrypted_password'])
+    .where('email', '=', email)
+    .where('aud', '=', aud)
+    .where('is_sso_user', '=', false)
+    .executeTakeFirst()) as (UserRow & { encrypted_password: string | null }) | undefined;
+}
+
+export async function findUserWithPasswordByPhone(
+  db: Executor,
+  phone: string,
+  aud: string,
+): Promise<(UserRow & { encrypted_password: string | null }) | undefined> {
+  return (await db
+    .selectFrom('auth.users')
+    .select([...userColumns, 'encrypted_password'])
+    .where('phone', '=', phone)
+    .where('aud', '=', aud)
+    .executeTakeFirst()) as (UserRow & { encrypted_password: string | null }) | undefined;
+}
+
+export async function findPasswordHash(db: Executor, id: string): Promise<string | null | undefined> {
+  const row = await db.selectFrom('auth.users').select(['encrypted_password']).where('id', '=', id).executeTakeFirst();
+  return row?.encrypted_password;
+}
+
+export interface NewUser {
+  id: string;
+  aud: string;
+  role: string;
+  email: string | null;
+  phone: string | null;
+  encrypted_password: string;
+  email_confirmed_at: Date | null;
+  confirmation_sent_at: Date | null;
+  raw_app_meta_data: Record<string, unknown>;
+  raw_user_meta_data: Record<string, unknown>;
+  is_anonymous: boolean;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export async function insertUser(db: Executor, user: NewUser): Promise<UserRow> {
+  return (await db
+    .insertInto('auth.users')
+    .values({
+      instance_id: NIL_UUID,
+      ...user,
+      raw_app_meta_data: JSON.stringify(user.raw_app_meta_data),
+      raw_user_meta_data: JSON.stringify(user.raw_user_meta_data),
+    } as never)
+    .returning(userColumns)
+    .executeTakeFirstOrThrow()) as UserRow;
+}
+
+export async function setLastSignIn(db: Executor, id: string, at: Date): Promise<void> {
+  await db.updateTable('auth.users').set({ last_sign_in_at: at, updated_at: at } as never).where('id', '=', id).execute();
+}
+
+export async function setUserMetadata(db: Executor, id: string, metadata: Record<string, unknown>, at: Date): Promise<void> {
+  await db
+    .updateTable('auth.users')
+    .set({ raw_user_meta_data: JSON.stringify(metadata), updated_at: at } as never)
+    .where('id', '=', id)
+    .execute();
+}
+
+/** Sets a new password hash and clears every pending one-time token (reference §5.2). */
+export async function setPassword(db: Executor, id: string, hash: string, at: Date): Promise<void> {
+  await db
+    .updateTable('auth.users')
+    .set({
+      encrypted_password: hash,
+      updated_at: at,
+      confirmation_token: '',
+      recovery_token: '',
+      email_change_token_current: '',
+      email_change_token_new: '',
+      phone_change_token: '',
+      reauthentication_token: '',
+    } as never)
+    .where('id', '=', id)
+    .execute();
+}
+
+export async function findReauthenticationToken(
+  db: Executor,
+  id: string,
+): Promise<{ reauthentication_token: string | null; reauthentication_sent_at: Date | string | null } | undefined> {
+  return (await db
+    .selectFrom('auth.users')
+    .select(['reauthentication_token', 'reauthentication_sent_at'])
+    .where('id', '=', id)
+    .executeTakeFirst()) as
+    | { reauthentication_token: string | null; reauthentication_sent_at: Date | string | null }
+    | undefined;
+}
+
+export async function setConfirmationSentAt(db: Executor, id: string, at: Date): Promise<void> {
+  await db.updateTable('auth.users').set({ confirmation_sent_at: at }).where('id', '=', id).execute();
+}

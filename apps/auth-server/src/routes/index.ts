@@ -1,0 +1,39 @@
+// The route table: one line per route with its guards, in order. app.ts mounts this router at /
+// and at /auth/v1. Global concerns (request id + logging, CORS, error rendering) sit in app.ts.
+//   json       – JSON body, 1 MiB cap (400 bad_json / 413)
+//   jsonOrForm – the same, plus application/x-www-form-urlencoded (only /token)
+//   user       – user access token, live session, not banned
+//   requireAdmin(deps) – JWT role in JWT_ADMIN_ROLES (for the admin-*.ts families)
+import { Router } from 'express';
+import type { Deps } from '../deps';
+import { requireUser } from '../http/auth';
+import { parseBody } from '../http/body';
+import { health } from './health';
+import { jwks } from './jwks';
+import { logout } from './logout';
+import { settings } from './settings';
+import { signup } from './signup';
+import { token } from './token';
+import { getUser, putUser } from './user';
+
+export function buildRouter(deps: Deps): Router {
+  const router = Router();
+  const json = parseBody();
+  const jsonOrForm = parseBody({ allowForm: true });
+  const user = requireUser(deps);
+
+  router.get('/health', health());
+  router.get('/settings', settings(deps));
+  router.get('/.well-known/jwks.json', jwks(deps));
+
+  router.post('/signup', json, signup(deps));
+  router.post('/token', jsonOrForm, token(deps));
+
+  router.get('/user', user, getUser(deps));
+  router.put('/user', user, json, putUser(deps));
+  router.post('/logout', user, logout(deps));
+
+  // Email engineer: /verify, /otp, /magiclink, /recover, /resend, /reauthenticate, /invite (admin).
+  // Admin engineer: /admin/* families from routes/admin-*.ts, each guarded by requireAdmin(deps).
+  return router;
+}

@@ -1,0 +1,13 @@
+// Shared zod pieces for request bodies. JSON null for an optional string means "absent"
+// (auth-js sends code_challenge: null), and unknown fields are ignored.
+import { z } from 'zod';
+
+export const optionalString = z
+  .string()
+  .nullish()
+  .transform((v) => (v === null || v === undefined || v === '' ? undefined : v));
+
+export const metadataObject = z
+  .record(z.string(), z.unknown())
+  .nullish()
+  .transform((v) => v ?? undefined);

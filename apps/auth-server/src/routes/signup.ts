@@ -1,0 +1,47 @@
+// POST /signup (reference §1.4.1): email + password, or anonymous when neither email nor phone.
+import type { RequestHandler } from 'express';
+import { z } from 'zod';
+import type { Deps } from '../deps';
+import { ApiError, ErrorCode, Messages } from '../errors';
+import { clientInfo } from '../http/client';
+import { validate } from '../http/validate';
+import { signInAnonymously, signUpWithEmail } from '../services/accounts';
+import { metadataObject, optionalString } from './schemas';
+
+const SignupBody = z.object({
+  email: optionalString,
+  phone: optionalString,
+  password: optionalString,
+  data: metadataObject,
+  code_challenge: optionalString,
+  code_challenge_method: optionalString,
+});
+
+export function signup(deps: Deps): RequestHandler {
+  return async (req, res) => {
+    const body = validate(SignupBody, req.body);
+    const client = clientInfo(deps, req);
+    const data = body.data ?? {};
+    if (body.email && body.phone) {
+      throw new ApiError(400, ErrorCode.validation_failed, 'Only an email address or phone number should be provided on signup.');
+    }
+    if (!body.email && !body.phone) {
+      res.json(await signInAnonymously(deps, { data, client }));
+      return;
+    }
+    if (body.phone) {
+      // Phone sign-up needs an SMS sender (its own issue); until then the provider counts as off.
+      throw new ApiError(400, ErrorCode.phone_provider_disabled, Messages.phoneSignupsDisabled);
+    }
+    if (!body.password) throw new ApiError(400, ErrorCode.validation_failed, 'Signup requires a valid password');
+    const redirectTo = typeof req.query.redirect_to === 'string' ? req.query.redirect_to : undefined;
+    const result = await signUpWithEmail(deps, {
+      email: body.email ?? '',
+      password: body.password,
+      data,
+      client,
+      confirmation: { redirectTo, codeChallenge: body.code_challenge, codeChallengeMethod: body.code_challenge_method },
+    });
+    res.json(result.body);
+  };
+}

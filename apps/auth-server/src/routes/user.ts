@@ -1,0 +1,41 @@
+// GET /user and PUT /user (reference §1.4.7).
+import type { RequestHandler } from 'express';
+import { z } from 'zod';
+import type { Deps } from '../deps';
+import { userOf } from '../http/auth';
+import { clientInfo } from '../http/client';
+import { validate } from '../http/validate';
+import { findIdentitiesByUserId } from '../queries/identities';
+import { serializeUser } from '../serialize';
+import { updateUser } from '../services/user-update';
+import { metadataObject, optionalString } from './schemas';
+
+export function getUser(deps: Deps): RequestHandler {
+  return async (req, res) => {
+    const { user } = userOf(req);
+    res.json(serializeUser(user, await findIdentitiesByUserId(deps.db, user.id)));
+  };
+}
+
+const UpdateUserBody = z.object({
+  data: metadataObject,
+  password: optionalString,
+  nonce: optionalString,
+});
+
+export function putUser(deps: Deps): RequestHandler {
+  return async (req, res) => {
+    const { user, session } = userOf(req);
+    const body = validate(UpdateUserBody, req.body);
+    res.json(
+      await updateUser(deps, {
+        user,
+        sessionId: session?.id,
+        data: body.data,
+        password: body.password,
+        nonce: body.nonce,
+        client: clientInfo(deps, req),
+      }),
+    );
+  };
+}

@@ -1,0 +1,112 @@
+// The only code that knows the wire shapes of a user, an identity and a token response
+// (reference §1.4 and §4). Field order follows GoTrue's serialization; `?` fields are omitted
+// when null. Secrets (encrypted_password, *_token columns) are never read here.
+import type { IdentityRow, UserRow } from './queries/columns';
+
+export interface IdentityJson {
+  identity_id: string;
+  id: string;
+  user_id: string;
+  identity_data?: Record<string, unknown>;
+  provider: string;
+  last_sign_in_at?: string;
+  created_at: string;
+  updated_at: string;
+  email?: string;
+}
+
+export type UserJson = Record<string, unknown> & { id: string; identities: IdentityJson[] };
+
+export interface TokenResponseJson {
+  access_token: string;
+  token_type: 'bearer';
+  expires_in: number;
+  expires_at: number;
+  refresh_token: string;
+  user: UserJson;
+  weak_password?: { message: string; reasons: string[] };
+}
+
+export function timestamp(value: Date | string | null | undefined): string | undefined {
+  if (value === null || value === undefined) return undefined;
+  const date = value instanceof Date ? value : new Date(value);
+  return date.toISOString();
+}
+
+function put(target: Record<string, unknown>, key: string, value: unknown): void {
+  if (value !== undefined && value !== null && value !== '') target[key] = value;
+}
+
+function jsonObject(value: unknown): Record<string, unknown> {
+  if (typeof value === 'string') {
+    try {
+      return jsonObject(JSON.parse(value));
+    } catch {
+      return {};
+    }
+  }
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}
+
+export function serializeIdentity(row: IdentityRow): IdentityJson {
+  const out: Record<string, unknown> = { identity_id: row.id, id: row.provider_id, user_id: row.user_id };
+  if (row.identity_data !== null && row.identity_data !== undefined) out.identity_data = jsonObject(row.identity_data);
+  out.provider = row.provider;
+  put(out, 'last_sign_in_at', timestamp(row.last_sign_in_at));
+  out.created_at = timestamp(row.created_at);
+  out.updated_at = timestamp(row.updated_at);
+  put(out, 'email', row.email);
+  return out as unknown as IdentityJson;
+}
+
+/** User JSON, §4. `identities` is always an array; pass [] for the enumeration-protected fake user. */
+export function serializeUser(user: UserRow, identities: IdentityRow[]): UserJson {
+  const out: Record<string, unknown> = {
+    id: user.id,
+    aud: user.aud ?? '',
+    role: user.role ?? '',
+    email: user.email ?? '',
+  };
+  put(out, 'email_confirmed_at', timestamp(user.email_confirmed_at));
+  put(out, 'invited_at', timestamp(user.invited_at));
+  out.phone = user.phone ?? '';
+  put(out, 'phone_confirmed_at', timestamp(user.phone_confirmed_at));
+  put(out, 'confirmation_sent_at', timestamp(user.confirmation_sent_at));
+  put(out, 'confirmed_at', timestamp(user.confirmed_at));
+  put(out, 'recovery_sent_at', timestamp(user.recovery_sent_at));
+  put(out, 'new_email', user.email_change);
+  put(out, 'email_change_sent_at', timestamp(user.email_change_sent_at));
+  put(out, 'new_phone', user.phone_change);
+  put(out, 'phone_change_sent_at', timestamp(user.phone_change_sent_at));
+  put(out, 'reauthentication_sent_at', timestamp(user.reauthentication_sent_at));
+  put(out, 'last_sign_in_at', timestamp(user.last_sign_in_at));
+  out.app_metadata = jsonObject(user.raw_app_meta_data);
+  out.user_metadata = jsonObject(user.raw_user_meta_data);
+  out.identities = identities.map(serializeIdentity);
+  out.created_at = timestamp(user.created_at);
+  out.updated_at = timestamp(user.updated_at);
+  put(out, 'banned_until', timestamp(user.banned_until));
+  put(out, 'deleted_at', timestamp(user.deleted_at));
+  out.is_anonymous = user.is_anonymous === true;
+  return out as UserJson;
+}
+
+export function serializeTokenResponse(input: {
+  accessToken: string;
+  expiresIn: number;
+  issuedAt: Date;
+  refreshToken: string;
+  user: UserJson;
+  weakPassword?: { message: string; reasons: string[] };
+}): TokenResponseJson {
+  const out: TokenResponseJson = {
+    access_token: input.accessToken,
+    token_type: 'bearer',
+    expires_in: input.expiresIn,
+    expires_at: Math.floor(input.issuedAt.getTime() / 1000) + input.expiresIn,
+    refresh_token: input.refreshToken,
+    user: input.user,
+  };
+  if (input.weakPassword) out.weak_password = input.weakPassword;
+  return out;
+}

@@ -1,0 +1,62 @@
+// Access tokens (reference §3.1) and the token response (§1.4). Claims are recomputed from the
+// database rows on every issue, so metadata changes show up after a refresh.
+import type { Deps } from '../deps';
+import type { IdentityRow, UserRow } from '../queries/columns';
+import { serializeTokenResponse, serializeUser, type TokenResponseJson } from '../serialize';
+
+export interface AmrEntry {
+  method: string;
+  timestamp: number;
+}
+
+function metadata(value: unknown): Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}
+
+export function accessTokenClaims(
+  user: UserRow,
+  session: { id: string; aal: string | null },
+  amr: AmrEntry[],
+): Record<string, unknown> {
+  return {
+    aud: user.aud ?? '',
+    sub: user.id,
+    email: user.email ?? '',
+    phone: user.phone ?? '',
+    app_metadata: metadata(user.raw_app_meta_data),
+    user_metadata: metadata(user.raw_user_meta_data),
+    role: user.role ?? '',
+    aal: session.aal ?? 'aal1',
+    amr,
+    session_id: session.id,
+    is_anonymous: user.is_anonymous === true,
+  };
+}
+
+/** Signs the access token and builds the full token response for an existing session. */
+export async function tokenResponse(
+  deps: Pick<Deps, 'jwt' | 'config' | 'clock'>,
+  input: {
+    user: UserRow;
+    identities: IdentityRow[];
+    session: { id: string; aal: string | null };
+    amr: AmrEntry[];
+    refreshToken: string;
+    weakPassword?: { message: string; reasons: string[] };
+  },
+): Promise<TokenResponseJson> {
+  const issuedAt = deps.clock.now();
+  const expiresIn = deps.config.jwt.exp;
+  const accessToken = await deps.jwt.sign(accessTokenClaims(input.user, input.session, input.amr), {
+    expiresInSeconds: expiresIn,
+    now: issuedAt,
+  });
+  return serializeTokenResponse({
+    accessToken,
+    expiresIn,
+    issuedAt,
+    refreshToken: input.refreshToken,
+    user: serializeUser(input.user, input.identities),
+    weakPassword: input.weakPassword,
+  });
+}

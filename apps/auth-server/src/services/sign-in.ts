@@ -1,0 +1,80 @@
+// The password grant (reference §1.4.2). Unknown account, no password and wrong password all give
+// the same 400 invalid_credentials after the same bcrypt work (a dummy hash stands in), so
+// neither the answer nor its timing reveals whether the account exists.
+import type { Deps } from '../deps';
+import { ApiError, ErrorCode, Messages } from '../errors';
+import { findIdentitiesByUserId, touchIdentity } from '../queries/identities';
+import { findUserWithPasswordByEmail, findUserWithPasswordByPhone, setLastSignIn } from '../queries/users';
+import type { TokenResponseJson } from '../serialize';
+import { tokenResponse } from './access-token';
+import { isBanned, normalizeEmail } from './accounts';
+import { audit, AuditAction } from './audit';
+import type { ClientInfo } from './context';
+import { comparePassword, dummyHash, weakPasswordMessage, weakPasswordReasons } from './passwords';
+import { AmrMethod, createSession } from './sessions';
+
+const invalidCredentials = () => new ApiError(400, ErrorCode.invalid_credentials, Messages.invalidCredentials);
+
+/** Phones are stored without '+' (reference §1.4.1). */
+export function normalizePhone(raw: string): string {
+  const phone = raw.replace(/[\s+\-()]/g, '');
+  if (!/^[1-9][0-9]{1,14}$/.test(phone)) throw new ApiError(400, ErrorCode.validation_failed, 'Invalid phone number format (E.164 required)');
+  return phone;
+}
+
+export async function passwordGrant(
+  deps: Deps,
+  input: { email?: string; phone?: string; password: string; client: ClientInfo },
+): Promise<TokenResponseJson> {
+  const { config } = deps;
+  const aud = config.jwt.aud;
+  let user;
+  let provider: 'email' | 'phone';
+  if (input.email) {
+    if (!config.external.email.enabled) throw new ApiError(400, ErrorCode.email_provider_disabled, Messages.emailSignupsDisabled);
+    provider = 'email';
+    user = await findUserWithPasswordByEmail(deps.db, normalizeEmail(input.email), aud);
+  } else if (input.phone) {
+    if (!config.external.phone.enabled) throw new ApiError(400, ErrorCode.phone_provider_disabled, Messages.phoneSignupsDisabled);
+    provider = 'phone';
+    user = await findUserWithPasswordByPhone(deps.db, normalizePhone(input.phone), aud);
+  } else {
+    throw invalidCredentials();
+  }
+
+  const hash = user?.encrypted_password || (await dummyHash(config.password.bcryptCost));
+  const matches = await comparePassword(input.password, hash);
+  if (!user || !user.encrypted_password || !matches) throw invalidCredentials();
+
+  const now = deps.clock.now();
+  if (isBanned(user, now)) throw new ApiError(400, ErrorCode.user_banned, Messages.userBanned);
+  if (provider === 'email' && user.email_confirmed_at === null) {
+    throw new ApiError(400, ErrorCode.email_not_confirmed, Messages.emailNotConfirmed);
+  }
+  if (provider === 'phone' && user.phone_confirmed_at === null) {
+    throw new ApiError(400, ErrorCode.phone_not_confirmed, Messages.phoneNotConfirmed);
+  }
+
+  const { encrypted_password: _hash, ...row } = user;
+  const signedIn = { ...row, last_sign_in_at: now, updated_at: now };
+  const issued = await deps.db.transaction().execute(async (tx) => {
+    const session = await createSession(tx, { user: signedIn, method: AmrMethod.password, client: input.client, at: now });
+    await setLastSignIn(tx, user.id, now);
+    await touchIdentity(tx, user.id, provider, now);
+    await audit(tx, { actor: signedIn, action: AuditAction.login, client: input.client, at: now, traits: { provider } });
+    return session;
+  });
+  const identities = await findIdentitiesByUserId(deps.db, user.id);
+
+  // A correct password that no longer meets the policy still signs in, with a warning (§6.6).
+  const reasons = weakPasswordReasons(input.password, config.password);
+  const weakPassword = reasons.length > 0 ? { message: weakPasswordMessage(reasons, config.password), reasons } : undefined;
+  return tokenResponse(deps, {
+    user: signedIn,
+    identities,
+    session: issued.session,
+    amr: issued.amr,
+    refreshToken: issued.refreshToken,
+    weakPassword,
+  });
+}

@@ -1,0 +1,75 @@
+// startTestServer: the real app on 127.0.0.1:<random port>, over a fresh database from
+// @keyzone/db/testing (PostgreSQL by default, or a PGlite clone), with a TestClock and bcrypt
+// cost 4. Each call gets its own database; close() stops the server and drops it.
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import path from 'node:path';
+import pino from 'pino';
+import { loadAuthConfig } from '@keyzone/config';
+import { createTestDatabase } from '@keyzone/db/testing';
+import { createJwtService } from '@keyzone/tokens';
+import { createApp } from '../../src/app';
+import type { AuthDb, Deps } from '../../src/deps';
+import { TestClock } from './test-clock';
+
+export const TEST_JWT_SECRET = 'test-secret-at-least-32-characters-long!!';
+
+export interface TestServer {
+  url: string;
+  deps: Deps;
+  clock: TestClock;
+  close(): Promise<void>;
+}
+
+export interface TestServerOptions {
+  /** Settings by their unprefixed or AUTH_-prefixed names; they win over the test defaults. */
+  env?: Record<string, string | undefined>;
+  kind?: 'postgres' | 'pglite';
+  /** Lets a test wire a mailer (or other deps) before the app is built. */
+  configure?: (deps: Deps) => Deps | Promise<Deps>;
+}
+
+function prefixed(env: Record<string, string | undefined>): Record<string, string | undefined> {
+  const out: Record<string, string | undefined> = {};
+  for (const [name, value] of Object.entries(env)) out[name.startsWith('AUTH_') || name.startsWith('GOTRUE_') ? name : `AUTH_${name}`] = value;
+  return out;
+}
+
+export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
+  const database = await createTestDatabase({ kind: options.kind ?? 'postgres', migrate: 'auth' });
+  const clock = new TestClock();
+  const env = prefixed({
+    SITE_URL: 'http://localhost:3000',
+    API_EXTERNAL_URL: 'http://localhost:9999',
+    DATABASE_URL: database.url,
+    JWT_SECRET: TEST_JWT_SECRET,
+    BCRYPT_COST: '4',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'fatal',
+    ...options.env,
+  });
+  const config = loadAuthConfig({ env, cwd: path.join(__dirname, '..') });
+  const jwt = await createJwtService({
+    secret: config.jwt.secret,
+    keys: config.jwt.keys as object[] | undefined,
+    issuer: config.jwt.issuer,
+    clock: () => clock.now(),
+  });
+  const log = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
+  let deps: Deps = { config, db: database.db as AuthDb, jwt, mailer: undefined, sms: undefined, clock, log };
+  if (options.configure) deps = await options.configure(deps);
+  const app = createApp(deps);
+  const server: Server = await new Promise((resolve) => {
+    const s = app.listen(0, '127.0.0.1', () => resolve(s));
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    deps,
+    clock,
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await database.destroy();
+    },
+  };
+}
