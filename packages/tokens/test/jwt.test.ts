@@ -129,7 +129,7 @@ describe('verify rejects', () => {
   });
 
   it('an unknown kid, and an asymmetric token without kid', async () => {
-    const stranger = await createJwtService({ keys: [await privateJwk('RS256', 'stranger')] });
+    const stranger = await createJwtService({ keys: [await privateJwk('RS256', 'stranger', { fresh: true })] });
     const token = await stranger.sign(claims, { expiresInSeconds: 60, now: NOW });
     expect((await rejection(rsa, token)).code).toBe('unknown_kid');
 

@@ -1,14 +1,26 @@
 import { createHmac } from 'node:crypto';
 import { exportJWK, generateKeyPair } from 'jose';
 
-/** A fresh private JWK for `alg`, as an operator would put it in JWT_KEYS. */
+const cache = new Map<string, Promise<Record<string, unknown>>>();
+
+/** Key material per algorithm, generated once per test file unless `fresh` (RSA generation is slow). */
+function keyMaterial(alg: 'RS256' | 'ES256' | 'EdDSA', fresh: boolean): Promise<Record<string, unknown>> {
+  const generate = async () => {
+    const { privateKey } = await generateKeyPair(alg, { extractable: true, crv: alg === 'EdDSA' ? 'Ed25519' : undefined });
+    return { ...(await exportJWK(privateKey)) } as Record<string, unknown>;
+  };
+  if (fresh) return generate();
+  if (!cache.has(alg)) cache.set(alg, generate());
+  return cache.get(alg)!;
+}
+
+/** A private JWK for `alg`, as an operator would put it in JWT_KEYS. */
 export async function privateJwk(
   alg: 'RS256' | 'ES256' | 'EdDSA',
   kid: string,
-  options: { sign?: boolean; withAlg?: boolean } = {},
+  options: { sign?: boolean; withAlg?: boolean; fresh?: boolean } = {},
 ): Promise<Record<string, unknown>> {
-  const { privateKey } = await generateKeyPair(alg, { extractable: true, crv: alg === 'EdDSA' ? 'Ed25519' : undefined });
-  const jwk: Record<string, unknown> = { ...(await exportJWK(privateKey)), kid };
+  const jwk: Record<string, unknown> = { ...(await keyMaterial(alg, options.fresh === true)), kid };
   if (options.withAlg !== false) jwk.alg = alg;
   jwk.key_ops = options.sign === false ? ['verify'] : ['sign', 'verify'];
   return jwk;

@@ -117,7 +117,7 @@ describe('requireUser with a JWKS URL', () => {
     expect((await call(base, `Bearer ${confused}`)).status).toBe(401);
     expect((await call(base, `Bearer ${forge({ alg: 'none', kid: 'rsa' }, payload)}`)).status).toBe(401);
 
-    const stranger = await createJwtService({ keys: [await privateJwk('RS256', 'stranger')] });
+    const stranger = await createJwtService({ keys: [await privateJwk('RS256', 'stranger', { fresh: true })] });
     const unknown = await call(base, `Bearer ${await stranger.sign(claims, { expiresInSeconds: 60, now: NOW })}`);
     expect(unknown).toMatchObject({ status: 401, body: { error: 'invalid_token', error_description: 'no key matches the token' } });
 
@@ -132,7 +132,7 @@ describe('requireUser with a JWKS URL', () => {
     const first = await (await signer('rsa')).sign(claims, { expiresInSeconds: 60, now: NOW });
     expect((await call(base, `Bearer ${first}`)).status).toBe(200);
 
-    const newKey = await privateJwk('ES256', 'next');
+    const newKey = await privateJwk('ES256', 'next', { fresh: true });
     keys = [...keys.map((k) => ({ ...k, key_ops: ['verify'] })), newKey];
     published = (await createJwtService({ keys })).jwks();
     const rotated = await (await createJwtService({ keys })).sign(claims, { expiresInSeconds: 60, now: NOW });
