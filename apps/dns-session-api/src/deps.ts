@@ -1,0 +1,24 @@
+import type { Logger } from 'pino';
+import type { DnsConfig } from '@keyzone/config';
+import type { Db } from './queries/db';
+import { noAudit, type AuditHook } from './services/audit-hook';
+
+export interface Clock {
+  now(): Date;
+}
+
+export const systemClock: Clock = { now: () => new Date() };
+
+/** The one object handed down from main.ts (or a test) to createApp: no module reads globals. */
+export interface Deps {
+  config: DnsConfig;
+  db: Db;
+  clock: Clock;
+  log: Logger;
+  /** Called by every user/group (and zone/record/nameserver) write inside its transaction. */
+  audit: AuditHook;
+}
+
+export function buildDeps(parts: Omit<Deps, 'clock' | 'audit'> & Partial<Pick<Deps, 'clock' | 'audit'>>): Deps {
+  return { clock: systemClock, audit: noAudit, ...parts };
+}

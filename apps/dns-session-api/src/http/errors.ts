@@ -1,0 +1,39 @@
+import type { ErrorRequestHandler, RequestHandler } from 'express';
+import { ApiError, MESSAGES, notFound } from '../errors';
+
+/** Unknown routes: 404 in the same error shape (NicTool's {"msg": "404 Error!..."} is not kept: one shape). */
+export const unknownRoute: RequestHandler = (req, _res, next) => {
+  next(notFound(`Cannot ${req.method} ${req.path}`));
+};
+
+/**
+ * The one error renderer: {statusCode, error, message} (Boom's shape). ApiErrors render as they are, body-parser
+ * errors map to 400/413/415, and anything else is a 500 whose cause goes to the log with the request id only.
+ */
+export const renderError: ErrorRequestHandler = (err, req, res, next) => {
+  if (res.headersSent) {
+    next(err);
+    return;
+  }
+  const apiError = toApiError(err);
+  if (apiError.statusCode >= 500) {
+    req.log?.error({ err, reqId: req.id }, 'request failed');
+  }
+  res.status(apiError.statusCode);
+  const body = apiError.statusCode >= 500 ? { ...new ApiError('internal', MESSAGES.internal).body() } : apiError.body();
+  res.json(body);
+};
+
+function toApiError(err: unknown): ApiError {
+  if (err instanceof ApiError) return err;
+  const status = (err as { status?: unknown; statusCode?: unknown })?.status ?? (err as { statusCode?: unknown })?.statusCode;
+  const type = (err as { type?: unknown })?.type;
+  // body-parser errors carry `type`; map them to the service's 4xx instead of echoing their text.
+  if (type === 'entity.parse.failed' || type === 'encoding.unsupported' || type === 'charset.unsupported') {
+    return new ApiError('bad_request', MESSAGES.invalidPayload);
+  }
+  if (type === 'entity.too.large' || status === 413) return new ApiError('payload_too_large', 'Payload content length greater than maximum allowed');
+  if (status === 404) return new ApiError('not_found', 'Not Found');
+  if (typeof status === 'number' && status >= 400 && status < 500) return new ApiError('bad_request', MESSAGES.invalidPayload);
+  return new ApiError('internal', MESSAGES.internal, undefined, { cause: err });
+}

@@ -1,0 +1,50 @@
+import type { NextFunction, Request, Response, Router } from 'express';
+import type { Deps } from '../deps';
+import { ApiError } from '../errors';
+import type { AnyRoute, Reply } from './route';
+import { requireSession } from './require-session';
+import { validate } from './validate';
+
+/** Express route paths use ':id'; nothing else to translate (OpenAPI gets '{id}', see openapi.ts). */
+export function mountRoutes(router: Router, routes: AnyRoute[], deps: Deps): void {
+  const detailedErrors = deps.config.env !== 'production';
+  const checkResponses = deps.config.env === 'test';
+  for (const route of routes) {
+    const detailed = detailedErrors && route.badRequest !== 'generic';
+    const handle = async (req: Request, res: Response) => {
+      const input = {
+        params: route.params ? validate(route.params, req.params, 'params', { detailed }) : undefined,
+        query: route.query ? validate(route.query, req.query ?? {}, 'query', { detailed }) : undefined,
+        body: route.body ? validate(route.body, req.body, 'payload', { detailed }) : undefined,
+      };
+      const reply: Reply | void =
+        route.auth === 'session'
+          ? await route.handler(input, { deps, req, res, caller: res.locals.caller })
+          : await route.handler(input, { deps, req, res });
+      if (!reply || res.headersSent) return;
+      const status = reply.status ?? 200;
+      if (checkResponses) checkResponse(route, status, reply.body);
+      res.status(status).json(reply.body);
+    };
+    const middlewares = route.auth === 'session' ? [requireSession(deps)] : [];
+    router[route.method](route.path, ...middlewares, (req: Request, res: Response, next: NextFunction) => {
+      handle(req, res).catch(next);
+    });
+  }
+}
+
+/** Under NODE_ENV=test every 2xx body must match the schema the route documents. */
+function checkResponse(route: AnyRoute, status: number, body: unknown): void {
+  const schema = route.responses[status]?.schema;
+  if (status >= 300) return;
+  if (!route.responses[status]) {
+    throw new ApiError('internal', `${route.method.toUpperCase()} ${route.path} answered ${status}, which it does not document`);
+  }
+  if (!schema) return;
+  const result = schema.safeParse(body);
+  if (!result.success) {
+    throw new ApiError('internal', `${route.method.toUpperCase()} ${route.path} response does not match its schema`, undefined, {
+      cause: result.error,
+    });
+  }
+}

@@ -1,0 +1,37 @@
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { Deps } from '../deps';
+import { missingAuthentication } from '../errors';
+import type { Caller } from '../services/caller';
+import { clearSessionCookie } from './session-cookie';
+
+/**
+ * Guard for routes with auth 'session'. The session store has already loaded the session (or not: no cookie,
+ * a forged signature, an expired or destroyed session, a deleted user all look the same here), so this only
+ * checks that a signed-in user is attached. Failure is hapi-cookie's 401 "Missing authentication" with
+ * WWW-Authenticate: cookie; a cookie that was sent but rejected is also cleared (hapi's clearInvalid).
+ */
+export function requireSession(deps: Deps): RequestHandler {
+  return (req: Request, res: Response, next: NextFunction) => {
+    const session = req.session;
+    if (!session?.userId || !session.groupId || !session.rowId) {
+      res.setHeader('WWW-Authenticate', 'cookie');
+      if (sentCookie(req, deps.config.session.cookieName)) clearSessionCookie(res, deps.config.session);
+      next(missingAuthentication());
+      return;
+    }
+    const caller: Caller = {
+      userId: session.userId,
+      groupId: session.groupId,
+      isAdmin: session.isAdmin === true,
+      sessionId: session.rowId,
+    };
+    res.locals.caller = caller;
+    next();
+  };
+}
+
+function sentCookie(req: Request, name: string): boolean {
+  const header = req.headers.cookie;
+  if (!header) return false;
+  return header.split(';').some((part) => part.trim().startsWith(`${name}=`));
+}

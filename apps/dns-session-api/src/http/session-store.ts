@@ -1,0 +1,80 @@
+import session from 'express-session';
+import type { SessionData } from 'express-session';
+import type { Clock } from '../deps';
+import type { Db } from '../queries/db';
+import { deleteExpiredSessions, deleteSession, findLiveSession, markSeen, upsertSession } from '../queries/sessions';
+
+type Callback = (err?: unknown) => void;
+
+// Fields the store derives from the row on every read; never persisted inside `data`.
+const DERIVED = ['rowId', 'groupId', 'isAdmin', 'lastSeenAt'] as const;
+const SEEN_THROTTLE_MS = 60_000;
+
+/**
+ * express-session store over dns.sessions through Kysely, so it runs on pg and PGlite alike and several
+ * instances share sessions. Expiry is checked in SQL against the injected clock (tests move time rather than
+ * sleep) and is absolute: ttl from login, like the cookie. get() also re-reads the user's group and admin flag
+ * and ignores sessions of deleted users or groups, so the session is exactly as valid as the account.
+ */
+export class KyselySessionStore extends session.Store {
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly ttlSeconds: number,
+  ) {
+    super();
+  }
+
+  override get(sid: string, callback: (err: unknown, session?: SessionData | null) => void): void {
+    findLiveSession(this.db, sid, this.clock.now()).then(
+      (row) => {
+        if (!row) return callback(null, null);
+        const data = {
+          ...row.data,
+          rowId: row.id,
+          groupId: row.groupId,
+          isAdmin: row.isAdmin,
+          lastSeenAt: row.lastSeenAt ? row.lastSeenAt.getTime() : 0,
+        } as unknown as SessionData;
+        callback(null, data);
+      },
+      (err) => callback(err),
+    );
+  }
+
+  override set(sid: string, sess: SessionData, callback?: Callback): void {
+    const cb = callback ?? noop;
+    if (!sess.userId || !sess.rowId) return cb(); // nothing worth keeping before login
+    const now = this.clock.now();
+    const data: Record<string, unknown> = { ...(sess as unknown as Record<string, unknown>) };
+    for (const key of DERIVED) delete data[key];
+    upsertSession(this.db, {
+      id: sess.rowId,
+      sid,
+      userId: sess.userId,
+      data,
+      expiresAt: new Date(now.getTime() + this.ttlSeconds * 1000),
+      now,
+    }).then(() => cb(), cb);
+  }
+
+  override destroy(sid: string, callback?: Callback): void {
+    const cb = callback ?? noop;
+    deleteSession(this.db, sid).then(() => cb(), cb);
+  }
+
+  /** Records activity at most once a minute; does not extend the session (expiry is absolute). */
+  override touch(sid: string, sess: SessionData, callback?: Callback): void {
+    const cb = callback ?? noop;
+    const now = this.clock.now();
+    if (sess.lastSeenAt && now.getTime() - sess.lastSeenAt < SEEN_THROTTLE_MS) return cb();
+    markSeen(this.db, sid, now).then(() => cb(), cb);
+  }
+
+  /** Deletes expired rows; main.ts calls it periodically. */
+  prune(): Promise<number> {
+    return deleteExpiredSessions(this.db, this.clock.now());
+  }
+}
+
+function noop(): void {}

@@ -1,0 +1,103 @@
+#!/usr/bin/env node
+// The only module that reads the environment and opens connections. Sub-commands:
+//   serve (default) | migrate | version | create-user --group G --username U --password P --email E
+//   --first-name F --last-name L [--admin]
+import path from 'node:path';
+import { exitOnConfigError, loadDnsConfig, type DnsConfig } from '@keyzone/config';
+import { connect, defaultDatabaseUrl, migrateDns, type DnsDatabase } from '@keyzone/db';
+import { createLogger } from '@keyzone/logging';
+import { createApp } from './app';
+import { parseCreateUserArgs } from './cli/create-user';
+import { buildDeps, systemClock } from './deps';
+import { ApiError } from './errors';
+import { listen, urlOf } from './http/server';
+import { deleteExpiredSessions } from './queries/sessions';
+import { serializeLoginUser } from './serialize';
+import { createUserWithGroup } from './services/bootstrap';
+import { API_VERSION } from './version';
+
+const APP_NAME = 'dns-session-api';
+const PRUNE_EVERY_MS = 15 * 60 * 1000;
+
+function loadConfig(): DnsConfig {
+  try {
+    // config/ sits beside dist/ and src/; DNS_CONFIG_DIR overrides it.
+    return loadDnsConfig({ dir: path.join(__dirname, '..') });
+  } catch (err) {
+    return exitOnConfigError(err);
+  }
+}
+
+function openDatabase(config: DnsConfig) {
+  return connect<DnsDatabase>(config.database.url ?? defaultDatabaseUrl(APP_NAME));
+}
+
+async function serve(): Promise<void> {
+  const config = loadConfig();
+  const log = createLogger({ name: APP_NAME, level: config.log.level, file: config.log.file, pretty: config.env === 'development' });
+  const db = openDatabase(config);
+  const applied = await migrateDns(db);
+  if (applied.length > 0) log.info({ applied }, 'migrations applied');
+  const deps = buildDeps({ config, db, log });
+  const server = await listen(createApp(deps), config.http);
+  log.info({ url: urlOf(server), env: config.env }, `dns-session-api listening on ${urlOf(server)}`);
+  const prune = setInterval(() => {
+    deleteExpiredSessions(db, systemClock.now()).catch((err: unknown) => log.warn({ err }, 'session prune failed'));
+  }, PRUNE_EVERY_MS);
+  prune.unref();
+  const stop = () => {
+    clearInterval(prune);
+    server.close(() => {
+      db.destroy().finally(() => process.exit(0));
+    });
+    server.closeIdleConnections();
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+async function migrate(): Promise<void> {
+  const config = loadConfig();
+  const db = openDatabase(config);
+  try {
+    const applied = await migrateDns(db);
+    console.log(applied.length > 0 ? `applied: ${applied.join(', ')}` : 'database is up to date');
+  } finally {
+    await db.destroy();
+  }
+}
+
+async function createUser(args: string[]): Promise<void> {
+  const input = parseCreateUserArgs(args);
+  const config = loadConfig();
+  const db = openDatabase(config);
+  try {
+    await migrateDns(db);
+    const { user, group } = await createUserWithGroup({ db, clock: systemClock, config }, input);
+    console.log(JSON.stringify({ user: { ...serializeLoginUser(user), is_admin: user.is_admin }, group: { id: group.id, name: group.name } }));
+  } finally {
+    await db.destroy();
+  }
+}
+
+async function main(argv: string[]): Promise<void> {
+  const [command = 'serve', ...rest] = argv;
+  switch (command) {
+    case 'serve':
+      return serve();
+    case 'migrate':
+      return migrate();
+    case 'version':
+      console.log(API_VERSION);
+      return;
+    case 'create-user':
+      return createUser(rest);
+    default:
+      throw new Error(`unknown command ${JSON.stringify(command)} (serve | migrate | version | create-user)`);
+  }
+}
+
+main(process.argv.slice(2)).catch((err: unknown) => {
+  console.error(err instanceof ApiError ? `${err.statusCode} ${err.message}` : err instanceof Error ? err.message : err);
+  process.exit(1);
+});

@@ -1,0 +1,92 @@
+import { z } from 'zod';
+import type { AnyRoute, RouteFamily } from './http/route';
+import { API_VERSION } from './version';
+
+// The OpenAPI 3.1 document, generated from the route objects: the same zod schemas that validate requests
+// (io: 'input') and describe responses (io: 'output'), the examples next to them, and the cookie scheme.
+
+type JsonSchema = Record<string, unknown>;
+
+export function buildOpenApi(routes: AnyRoute[], families: RouteFamily[], options: { cookieName: string }): Record<string, unknown> {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const route of routes) {
+    const path = route.path.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, '{$1}');
+    paths[path] ??= {};
+    paths[path][route.method] = operation(route);
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Keyzone DNS session API',
+      version: API_VERSION,
+      description:
+        'DNS management over JSON with cookie sessions, compatible with the NicTool v3 API. Sign in with ' +
+        '`POST /session`; the browser then sends the session cookie. Errors are `{statusCode, error, message}`.',
+    },
+    tags: families.map((family) => ({ name: family.name, description: family.description })),
+    components: {
+      securitySchemes: {
+        cookieAuth: { type: 'apiKey', in: 'cookie', name: options.cookieName, description: 'Set by POST /session' },
+      },
+    },
+    paths,
+  };
+}
+
+function operation(route: AnyRoute): Record<string, unknown> {
+  const op: Record<string, unknown> = {
+    operationId: operationId(route),
+    summary: route.summary,
+    tags: route.tags,
+  };
+  if (route.description) op.description = route.description;
+  const parameters = [...objectParameters(route.params, 'path'), ...objectParameters(route.query, 'query')];
+  if (parameters.length > 0) op.parameters = parameters;
+  if (route.body) {
+    const content: Record<string, unknown> = { schema: toSchema(route.body, 'input') };
+    if (route.bodyExample !== undefined) content.example = route.bodyExample;
+    op.requestBody = { required: true, content: { 'application/json': content } };
+  }
+  op.responses = Object.fromEntries(
+    Object.entries(route.responses).map(([status, spec]) => {
+      const response: Record<string, unknown> = { description: spec.description };
+      if (spec.schema || spec.example !== undefined) {
+        const media: Record<string, unknown> = {};
+        if (spec.schema) media.schema = toSchema(spec.schema, 'output');
+        if (spec.example !== undefined) media.example = spec.example;
+        response.content = { [spec.contentType ?? 'application/json']: media };
+      }
+      return [status, response];
+    }),
+  );
+  op.security = route.auth === 'session' ? [{ cookieAuth: [] }] : [];
+  return op;
+}
+
+function objectParameters(schema: z.ZodType | undefined, where: 'path' | 'query'): Record<string, unknown>[] {
+  if (!schema) return [];
+  const json = toSchema(schema, 'input');
+  const properties = (json.properties ?? {}) as Record<string, JsonSchema>;
+  const required = new Set((json.required ?? []) as string[]);
+  return Object.entries(properties).map(([name, property]) => {
+    const { description, example, ...rest } = property as JsonSchema & { description?: string; example?: unknown };
+    const parameter: Record<string, unknown> = { name, in: where, required: where === 'path' || required.has(name), schema: rest };
+    if (description) parameter.description = description;
+    if (example !== undefined) parameter.example = example;
+    return parameter;
+  });
+}
+
+function toSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
+  const json = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as JsonSchema;
+  delete json.$schema;
+  return json;
+}
+
+function operationId(route: AnyRoute): string {
+  const words = route.path
+    .split('/')
+    .filter(Boolean)
+    .map((part) => (part.startsWith(':') ? `by_${part.slice(1)}` : part));
+  return [route.method, ...words].join('_').replace(/[^A-Za-z0-9_]/g, '_');
+}

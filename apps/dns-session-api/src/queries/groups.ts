@@ -1,0 +1,90 @@
+import { sql } from 'kysely';
+import type { Db } from './db';
+
+export interface GroupRow {
+  id: number;
+  parent_id: number | null;
+  name: string;
+  deleted_at: Date | null;
+}
+
+const columns = ['id', 'parent_id', 'name', 'deleted_at'] as const;
+
+export async function findGroupById(db: Db, id: number, options: { lock?: boolean } = {}): Promise<GroupRow | undefined> {
+  let query = db.selectFrom('dns.groups').select(columns).where('id', '=', id);
+  if (options.lock) query = query.forUpdate();
+  return query.executeTakeFirst();
+}
+
+/** Live root groups of that exact name (names are unique among live siblings, not globally). */
+export async function findLiveRootGroupByName(db: Db, name: string): Promise<GroupRow | undefined> {
+  return db
+    .selectFrom('dns.groups')
+    .select(columns)
+    .where('name', '=', name)
+    .where('parent_id', 'is', null)
+    .where('deleted_at', 'is', null)
+    .orderBy('id')
+    .executeTakeFirst();
+}
+
+export async function insertGroup(db: Db, values: { parentId: number | null; name: string; now: Date }): Promise<GroupRow> {
+  return db
+    .insertInto('dns.groups')
+    .values({ parent_id: values.parentId, name: values.name, created_at: values.now, updated_at: values.now })
+    .returning(columns)
+    .executeTakeFirstOrThrow();
+}
+
+export async function updateGroup(
+  db: Db,
+  id: number,
+  changes: { name?: string; parentId?: number | null; deletedAt?: Date | null },
+  now: Date,
+): Promise<GroupRow | undefined> {
+  return db
+    .updateTable('dns.groups')
+    .set({
+      ...(changes.name !== undefined ? { name: changes.name } : {}),
+      ...(changes.parentId !== undefined ? { parent_id: changes.parentId } : {}),
+      ...(changes.deletedAt !== undefined ? { deleted_at: changes.deletedAt } : {}),
+      updated_at: now,
+    })
+    .where('id', '=', id)
+    .returning(columns)
+    .executeTakeFirst();
+}
+
+/** Whether `groupId` is `ancestorId` or lies below it (walks up from groupId: cost is the tree's depth). */
+export async function isInSubtree(db: Db, ancestorId: number, groupId: number): Promise<boolean> {
+  if (ancestorId === groupId) return true;
+  const result = await sql<{ found: boolean }>`
+    with recursive up(id, parent_id, depth) as (
+      select id, parent_id, 0 from dns.groups where id = ${groupId}
+      union all
+      select g.id, g.parent_id, up.depth + 1 from dns.groups g join up on g.id = up.parent_id where up.depth < 64
+    )
+    select exists(select 1 from up where id = ${ancestorId}) as found`.execute(db);
+  return result.rows[0]?.found === true;
+}
+
+/** Live children and live users of a group, to refuse deleting a group that still holds something. */
+export async function countLiveMembers(db: Db, groupId: number): Promise<{ subgroups: number; users: number }> {
+  const row = await db
+    .selectNoFrom((eb) => [
+      eb
+        .selectFrom('dns.groups')
+        .select((e) => e.fn.countAll<string>().as('n'))
+        .where('parent_id', '=', groupId)
+        .where('deleted_at', 'is', null)
+        .as('subgroups'),
+      eb
+        .selectFrom('dns.users')
+        .select((e) => e.fn.countAll<string>().as('n'))
+        .where('group_id', '=', groupId)
+        .where('deleted_at', 'is', null)
+        .as('users'),
+    ])
+    .executeTakeFirstOrThrow();
+  return { subgroups: Number(row.subgroups), users: Number(row.users) };
+}

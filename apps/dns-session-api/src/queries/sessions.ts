@@ -1,0 +1,73 @@
+import { sql } from 'kysely';
+import type { Db } from './db';
+
+export interface StoredSession {
+  id: number;
+  data: Record<string, unknown>;
+  lastSeenAt: Date | null;
+  /** Fresh from dns.users, so a demoted or moved user loses rights on the next request. */
+  groupId: number;
+  isAdmin: boolean;
+}
+
+/** A live session of a live user in a live group; undefined when unknown, expired, or the user/group is deleted. */
+export async function findLiveSession(db: Db, sid: string, now: Date): Promise<StoredSession | undefined> {
+  const row = await db
+    .selectFrom('dns.sessions as s')
+    .innerJoin('dns.users as u', 'u.id', 's.user_id')
+    .innerJoin('dns.groups as g', 'g.id', 'u.group_id')
+    .select(['s.id', 's.data', 's.last_seen_at', 'u.group_id', 'u.is_admin'])
+    .where('s.sid', '=', sid)
+    .where('s.expires_at', '>', now)
+    .where('u.deleted_at', 'is', null)
+    .where('g.deleted_at', 'is', null)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const data = typeof row.data === 'string' ? (JSON.parse(row.data) as Record<string, unknown>) : (row.data as Record<string, unknown>);
+  return { id: row.id, data, lastSeenAt: row.last_seen_at, groupId: row.group_id, isAdmin: row.is_admin };
+}
+
+export async function nextSessionId(db: Db): Promise<number> {
+  const result = await sql<{ id: string | number }>`select nextval('dns.sessions_id_seq') as id`.execute(db);
+  return Number(result.rows[0]!.id);
+}
+
+/** Insert at login; later saves only replace data (the expiry stays absolute: one hour from login). */
+export async function upsertSession(
+  db: Db,
+  row: { id: number; sid: string; userId: number; data: Record<string, unknown>; expiresAt: Date; now: Date },
+): Promise<void> {
+  await db
+    .insertInto('dns.sessions')
+    .values({
+      id: row.id,
+      sid: row.sid,
+      user_id: row.userId,
+      data: JSON.stringify(row.data),
+      expires_at: row.expiresAt,
+      created_at: row.now,
+      last_seen_at: row.now,
+    })
+    .onConflict((oc) => oc.column('sid').doUpdateSet({ data: (eb) => eb.ref('excluded.data') }))
+    .execute();
+}
+
+export async function deleteSession(db: Db, sid: string): Promise<void> {
+  await db.deleteFrom('dns.sessions').where('sid', '=', sid).execute();
+}
+
+/** Ends a user's sessions, optionally sparing one (the caller's own when they change their password). */
+export async function deleteSessionsOfUser(db: Db, userId: number, exceptSessionId?: number): Promise<void> {
+  let query = db.deleteFrom('dns.sessions').where('user_id', '=', userId);
+  if (exceptSessionId !== undefined) query = query.where('id', '!=', exceptSessionId);
+  await query.execute();
+}
+
+export async function markSeen(db: Db, sid: string, now: Date): Promise<void> {
+  await db.updateTable('dns.sessions').set({ last_seen_at: now }).where('sid', '=', sid).execute();
+}
+
+export async function deleteExpiredSessions(db: Db, now: Date): Promise<number> {
+  const result = await db.deleteFrom('dns.sessions').where('expires_at', '<=', now).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

@@ -1,0 +1,121 @@
+import type { PasswordScheme } from '../services/passwords';
+import type { Db } from './db';
+
+/** Everything but the password columns: what services may hand towards a response. */
+export interface UserRow {
+  id: number;
+  group_id: number;
+  username: string;
+  email: string;
+  first_name: string;
+  last_name: string;
+  is_admin: boolean;
+  deleted_at: Date | null;
+}
+
+export interface UserCredentials {
+  id: number;
+  group_id: number;
+  group_name: string;
+  username: string;
+  password_hash: string;
+  password_scheme: PasswordScheme;
+  salt: string | null;
+}
+
+const columns = ['id', 'group_id', 'username', 'email', 'first_name', 'last_name', 'is_admin', 'deleted_at'] as const;
+
+export async function findUserById(db: Db, id: number, options: { lock?: boolean } = {}): Promise<UserRow | undefined> {
+  let query = db.selectFrom('dns.users').select(columns).where('id', '=', id);
+  if (options.lock) query = query.forUpdate();
+  return query.executeTakeFirst();
+}
+
+/**
+ * Login candidates: live users with that username (case-insensitive) in live groups with that exact name.
+ * Group names repeat across the tree, so several rows can match; the service tries each.
+ */
+export async function findLoginCandidates(db: Db, username: string, groupName: string): Promise<UserCredentials[]> {
+  return db
+    .selectFrom('dns.users as u')
+    .innerJoin('dns.groups as g', 'g.id', 'u.group_id')
+    .select(['u.id', 'u.group_id', 'g.name as group_name', 'u.username', 'u.password_hash', 'u.password_scheme', 'u.salt'])
+    .where((eb) => eb(eb.fn('lower', ['u.username']), '=', username.toLowerCase()))
+    .where('g.name', '=', groupName)
+    .where('u.deleted_at', 'is', null)
+    .where('g.deleted_at', 'is', null)
+    .orderBy('u.id')
+    .execute();
+}
+
+export async function insertUser(
+  db: Db,
+  values: {
+    groupId: number;
+    username: string;
+    email: string;
+    firstName: string;
+    lastName: string;
+    passwordHash: string;
+    isAdmin: boolean;
+    now: Date;
+  },
+): Promise<UserRow> {
+  return db
+    .insertInto('dns.users')
+    .values({
+      group_id: values.groupId,
+      username: values.username,
+      email: values.email,
+      first_name: values.firstName,
+      last_name: values.lastName,
+      password_hash: values.passwordHash,
+      password_scheme: 'bcrypt',
+      salt: null,
+      is_admin: values.isAdmin,
+      created_at: values.now,
+      updated_at: values.now,
+    })
+    .returning(columns)
+    .executeTakeFirstOrThrow();
+}
+
+export interface UserChanges {
+  groupId?: number;
+  username?: string;
+  email?: string;
+  firstName?: string;
+  lastName?: string;
+  passwordHash?: string;
+  isAdmin?: boolean;
+  deletedAt?: Date | null;
+}
+
+export async function updateUser(db: Db, id: number, changes: UserChanges, now: Date): Promise<UserRow | undefined> {
+  return db
+    .updateTable('dns.users')
+    .set({
+      ...(changes.groupId !== undefined ? { group_id: changes.groupId } : {}),
+      ...(changes.username !== undefined ? { username: changes.username } : {}),
+      ...(changes.email !== undefined ? { email: changes.email } : {}),
+      ...(changes.firstName !== undefined ? { first_name: changes.firstName } : {}),
+      ...(changes.lastName !== undefined ? { last_name: changes.lastName } : {}),
+      ...(changes.passwordHash !== undefined ? { password_hash: changes.passwordHash, password_scheme: 'bcrypt' as const, salt: null } : {}),
+      ...(changes.isAdmin !== undefined ? { is_admin: changes.isAdmin } : {}),
+      ...(changes.deletedAt !== undefined ? { deleted_at: changes.deletedAt } : {}),
+      updated_at: now,
+    })
+    .where('id', '=', id)
+    .returning(columns)
+    .executeTakeFirst();
+}
+
+/** Rehash after a legacy login; conditional on the old hash so a concurrent password change wins. */
+export async function upgradePasswordHash(db: Db, id: number, oldHash: string, newHash: string, now: Date): Promise<void> {
+  await db
+    .updateTable('dns.users')
+    .set({ password_hash: newHash, password_scheme: 'bcrypt', salt: null, updated_at: now })
+    .where('id', '=', id)
+    .where('password_hash', '=', oldHash)
+    .execute();
+}

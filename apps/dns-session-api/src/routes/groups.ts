@@ -1,0 +1,110 @@
+import { z } from 'zod';
+import { envelope } from '../http/envelope';
+import { defineRoute, type RouteFamily } from '../http/route';
+import { deletedQuery, idNumber, idParams } from '../http/schemas';
+import { groupResponseSchema, serializeGroup } from '../serialize';
+import { createGroup, deleteGroup, getGroup, updateGroupById } from '../services/groups';
+import { errorExamples } from './examples';
+import { groupName } from './inputs';
+
+const createBody = z
+  .object({
+    name: groupName,
+    parent_gid: idNumber.meta({ description: 'The parent group (in your subtree)', example: 4096 }),
+  })
+  .strict();
+
+const updateBody = z
+  .object({
+    name: groupName.optional(),
+    parent_gid: idNumber.optional(),
+    deleted: z.literal(false).optional().meta({ description: 'false restores a deleted group' }),
+  })
+  .strict()
+  .refine((v) => Object.keys(v).length > 0, 'at least one field is required');
+
+const groupExample = (msg: string) => ({
+  group: { id: 4097, name: 'sub.example.com', parent_gid: 4096, deleted: false },
+  meta: { api: { version: '0.1.0' }, msg },
+});
+
+const common = {
+  401: errorExamples.missingAuthentication,
+  403: errorExamples.forbidden,
+  404: errorExamples.notFound('Group'),
+};
+
+export const groupRoutes: RouteFamily = {
+  name: 'group',
+  description: 'Groups: a tree; every user, zone and nameserver belongs to one group',
+  routes: [
+    defineRoute({
+      method: 'get',
+      path: '/group/:id',
+      auth: 'session',
+      summary: 'A group by id',
+      description: 'Your group or one below it. With `?deleted=true` only a deleted group is found.',
+      params: idParams,
+      query: deletedQuery,
+      responses: { 200: { description: 'The group', schema: groupResponseSchema, example: groupExample("here's your group") }, 400: errorExamples.badInput, ...common },
+      async handler({ params, query }, { deps, caller }) {
+        const group = await getGroup(deps, caller, params.id, { deleted: query.deleted });
+        return { body: envelope('group', serializeGroup(group), "here's your group") };
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/group',
+      auth: 'session',
+      summary: 'Create a subgroup (administrators)',
+      body: createBody,
+      bodyExample: { name: 'sub.example.com', parent_gid: 4096 },
+      responses: {
+        201: { description: 'Created', schema: groupResponseSchema, example: groupExample('I created this group') },
+        400: errorExamples.badInput,
+        ...common,
+        409: errorExamples.conflict('A group with that name already exists under that parent'),
+      },
+      async handler({ body }, { deps, caller }) {
+        const group = await createGroup(deps, caller, body);
+        return { status: 201, body: envelope('group', serializeGroup(group), 'I created this group') };
+      },
+    }),
+    defineRoute({
+      method: 'put',
+      path: '/group/:id',
+      auth: 'session',
+      summary: 'Rename, move or restore a group (administrators)',
+      params: idParams,
+      body: updateBody,
+      bodyExample: { name: 'renamed.example.com' },
+      responses: {
+        200: { description: 'Updated', schema: groupResponseSchema, example: groupExample('I updated this group') },
+        400: errorExamples.badInput,
+        ...common,
+        409: errorExamples.conflict('A group with that name already exists under that parent'),
+      },
+      async handler({ params, body }, { deps, caller }) {
+        const group = await updateGroupById(deps, caller, params.id, body);
+        return { body: envelope('group', serializeGroup(group), 'I updated this group') };
+      },
+    }),
+    defineRoute({
+      method: 'delete',
+      path: '/group/:id',
+      auth: 'session',
+      summary: 'Delete a group (administrators; soft delete)',
+      description: 'Refused with 409 while the group still holds live users or subgroups.',
+      params: idParams,
+      responses: {
+        200: { description: 'Deleted; the body is the group as it now is', schema: groupResponseSchema, example: groupExample('I deleted that group') },
+        ...common,
+        409: errorExamples.conflict('Cannot delete group: active users still exist.'),
+      },
+      async handler({ params }, { deps, caller }) {
+        const group = await deleteGroup(deps, caller, params.id);
+        return { body: envelope('group', serializeGroup(group), 'I deleted that group') };
+      },
+    }),
+  ],
+};

@@ -1,0 +1,18 @@
+// The table of contents of the API: every route family, in the order the documentation lists them. Adding a
+// family here mounts it (app.ts) and documents it (openapi.ts); nothing else needs to know about it.
+import type { AnyRoute, RouteFamily } from '../http/route';
+import { groupRoutes } from './groups';
+import { sessionRoutes } from './session';
+import { userRoutes } from './users';
+
+export const routeFamilies: RouteFamily[] = [
+  sessionRoutes,
+  userRoutes,
+  groupRoutes,
+  // zones engineer: nameserverRoutes, zoneRoutes, zoneRecordRoutes
+];
+
+/** Every route, tagged with its family's name unless it names its own tags. */
+export function allRoutes(families: RouteFamily[] = routeFamilies): AnyRoute[] {
+  return families.flatMap((family) => family.routes.map((route) => ({ ...route, tags: route.tags ?? [family.name] })));
+}

@@ -1,0 +1,118 @@
+import type { Request } from 'express';
+import { z } from 'zod';
+import { metaOnlySchema, withMeta } from '../http/envelope';
+import { defineRoute, type RouteFamily } from '../http/route';
+import { emptyQuery } from '../http/schemas';
+import { clearSessionCookie } from '../http/session-cookie';
+import { nextSessionId } from '../queries/sessions';
+import { loginResponseSchema, serializeLoginUser } from '../serialize';
+import { authenticate, currentLogin } from '../services/sessions';
+import { errorExamples } from './examples';
+
+const loginBody = z
+  .object({
+    username: z
+      .string()
+      .min(1)
+      .max(512)
+      .meta({ description: '`<user>@<group>`; without `@<group>` the configured default group is used', example: 'alice@example.com' }),
+    password: z.string().min(1).max(1024).meta({ example: 'Wh@tA-Decent#P6ssw0rd' }),
+  })
+  .strict();
+
+const loginExample = {
+  user: { id: 4096, first_name: 'Unit', last_name: 'Test', username: 'unit-test', email: 'unit-test@example.com' },
+  group: { id: 4096, name: 'example.com' },
+  session: { id: 162 },
+  meta: { api: { version: '0.1.0' }, msg: 'you are logged in' },
+};
+
+const login = defineRoute({
+  method: 'post',
+  path: '/session',
+  auth: 'none',
+  summary: 'Start a session',
+  description:
+    'Checks the credentials and sets the session cookie (Max-Age=3600, HttpOnly, SameSite=Strict, Path=/). ' +
+    'Every credential failure is the same 401.',
+  body: loginBody,
+  bodyExample: { username: 'unit-test@example.com', password: 'Wh@tA-Decent#P6ssw0rd' },
+  badRequest: 'generic',
+  responses: {
+    200: { description: 'Signed in; Set-Cookie carries the session', schema: loginResponseSchema, example: loginExample },
+    400: errorExamples.badPayload,
+    401: errorExamples.invalidCredentials,
+  },
+  async handler({ body }, { deps, req }) {
+    const { user, group } = await authenticate(deps, body.username, body.password);
+    const rowId = await nextSessionId(deps.db);
+    await regenerate(req); // a new id at login: no session fixation
+    req.session.rowId = rowId;
+    req.session.userId = user.id;
+    req.session.groupId = group.id;
+    req.session.isAdmin = user.is_admin;
+    await save(req);
+    return {
+      body: withMeta(
+        { user: serializeLoginUser(user), group: { id: group.id, name: group.name }, session: { id: rowId } },
+        'you are logged in',
+      ),
+    };
+  },
+});
+
+const current = defineRoute({
+  method: 'get',
+  path: '/session',
+  auth: 'session',
+  summary: 'The current session',
+  responses: {
+    200: { description: 'The signed-in user, group and session', schema: loginResponseSchema, example: { ...loginExample, meta: { ...loginExample.meta, msg: "here's your session" } } },
+    401: errorExamples.missingAuthentication,
+  },
+  async handler(_input, { deps, caller }) {
+    const { user, group } = await currentLogin(deps, caller.userId);
+    return {
+      body: withMeta(
+        { user: serializeLoginUser(user), group: { id: group.id, name: group.name }, session: { id: caller.sessionId } },
+        "here's your session",
+      ),
+    };
+  },
+});
+
+const logout = defineRoute({
+  method: 'delete',
+  path: '/session',
+  auth: 'session',
+  summary: 'End the session',
+  description: 'Destroys the session server-side (the old cookie is rejected from now on) and clears the cookie.',
+  query: emptyQuery,
+  responses: {
+    200: { description: 'Signed out', schema: metaOnlySchema, example: { meta: { api: { version: '0.1.0' }, msg: 'You are logged out' } } },
+    401: errorExamples.missingAuthentication,
+  },
+  async handler(_input, { deps, req, res }) {
+    await destroy(req);
+    clearSessionCookie(res, deps.config.session);
+    return { body: withMeta({}, 'You are logged out') };
+  },
+});
+
+export const sessionRoutes: RouteFamily = {
+  name: 'session',
+  description: 'Cookie sessions: sign in, inspect, sign out',
+  routes: [login, current, logout],
+};
+
+function regenerate(req: Request): Promise<void> {
+  return new Promise((resolve, reject) => req.session.regenerate((err) => (err ? reject(err) : resolve())));
+}
+
+function save(req: Request): Promise<void> {
+  return new Promise((resolve, reject) => req.session.save((err) => (err ? reject(err) : resolve())));
+}
+
+function destroy(req: Request): Promise<void> {
+  return new Promise((resolve, reject) => req.session.destroy((err) => (err ? reject(err) : resolve())));
+}

@@ -1,0 +1,141 @@
+import { z } from 'zod';
+import { meta } from '../http/envelope';
+import { defineRoute, type RouteFamily } from '../http/route';
+import { deletedQuery, idNumber, idParams } from '../http/schemas';
+import type { UserRow } from '../queries/users';
+import { serializeUser, userResponseSchema } from '../serialize';
+import { currentLogin } from '../services/sessions';
+import { createUser, deleteUser, getUser, updateUserById } from '../services/users';
+import { errorExamples } from './examples';
+import { email, password, personName, username } from './inputs';
+
+const createBody = z
+  .object({
+    gid: idNumber.meta({ description: 'The group the user belongs to', example: 4096 }),
+    username,
+    email,
+    password,
+    first_name: personName.meta({ example: 'Unit' }),
+    last_name: personName.meta({ example: 'Test' }),
+    is_admin: z.boolean().optional(),
+  })
+  .strict();
+
+const updateBody = z
+  .object({
+    gid: idNumber.optional(),
+    username: username.optional(),
+    email: email.optional(),
+    password: password.optional(),
+    first_name: personName.optional(),
+    last_name: personName.optional(),
+    is_admin: z.boolean().optional(),
+    deleted: z.literal(false).optional().meta({ description: 'false restores a deleted user' }),
+  })
+  .strict()
+  .refine((v) => Object.keys(v).length > 0, 'at least one field is required');
+
+const userExample = {
+  user: { id: 4096, first_name: 'Unit', last_name: 'Test', username: 'unit-test', email: 'unit-test@example.com', is_admin: false, deleted: false },
+  group: { id: 4096 },
+  meta: { api: { version: '0.1.0' }, msg: "here's your user" },
+};
+const withMsg = (msg: string) => ({ ...userExample, meta: { ...userExample.meta, msg } });
+
+function userBody(row: UserRow, msg: string) {
+  return { user: serializeUser(row), group: { id: row.group_id }, meta: meta(msg) };
+}
+
+const common = {
+  401: errorExamples.missingAuthentication,
+  403: errorExamples.forbidden,
+  404: errorExamples.notFound('User'),
+};
+
+export const userRoutes: RouteFamily = {
+  name: 'user',
+  description: 'Users: each belongs to one group; admins manage the users of their group subtree',
+  routes: [
+    defineRoute({
+      method: 'get',
+      path: '/user',
+      auth: 'session',
+      summary: 'The signed-in user',
+      responses: { 200: { description: 'You', schema: userResponseSchema, example: withMsg('this is you') }, 401: common[401] },
+      async handler(_input, { deps, caller }) {
+        const { user } = await currentLogin(deps, caller.userId);
+        return { body: userBody(user, 'this is you') };
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/user/:id',
+      auth: 'session',
+      summary: 'A user by id',
+      description: 'With `?deleted=true` only a deleted user is found (NicTool semantics).',
+      params: idParams,
+      query: deletedQuery,
+      responses: { 200: { description: 'The user', schema: userResponseSchema, example: userExample }, 400: errorExamples.badInput, ...common },
+      async handler({ params, query }, { deps, caller }) {
+        const user = await getUser(deps, caller, params.id, { deleted: query.deleted });
+        return { body: userBody(user, "here's your user") };
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/user',
+      auth: 'session',
+      summary: 'Create a user (administrators)',
+      body: createBody,
+      bodyExample: { gid: 4096, username: 'unit-test', email: 'unit-test@example.com', password: 'Wh@tA-Decent#P6ssw0rd', first_name: 'Unit', last_name: 'Test' },
+      responses: {
+        201: { description: 'Created', schema: userResponseSchema, example: withMsg('I created this user') },
+        400: errorExamples.badInput,
+        ...common,
+        409: errorExamples.conflict('A user with that username already exists in that group'),
+      },
+      async handler({ body }, { deps, caller }) {
+        const user = await createUser(deps, caller, body);
+        return { status: 201, body: userBody(user, 'I created this user') };
+      },
+    }),
+    defineRoute({
+      method: 'put',
+      path: '/user/:id',
+      auth: 'session',
+      summary: 'Change a user',
+      description:
+        'Administrators change users of their subtree; others change only their own name, email and password. ' +
+        'A new password or group ends the user\'s other sessions. `{"deleted": false}` restores a deleted user (administrators).',
+      params: idParams,
+      body: updateBody,
+      bodyExample: { first_name: 'Unit', email: 'unit-test@example.com' },
+      responses: {
+        200: { description: 'Updated', schema: userResponseSchema, example: withMsg('user updated') },
+        400: errorExamples.badInput,
+        ...common,
+        409: errorExamples.conflict('A user with that username already exists in that group'),
+      },
+      async handler({ params, body }, { deps, caller }) {
+        const user = await updateUserById(deps, caller, params.id, body);
+        return { body: userBody(user, 'user updated') };
+      },
+    }),
+    defineRoute({
+      method: 'delete',
+      path: '/user/:id',
+      auth: 'session',
+      summary: 'Delete a user (administrators; soft delete)',
+      params: idParams,
+      responses: {
+        200: { description: 'Deleted; the body is the user as it now is', schema: userResponseSchema, example: withMsg('I deleted that user') },
+        ...common,
+        409: errorExamples.conflict('You may not delete yourself'),
+      },
+      async handler({ params }, { deps, caller }) {
+        const user = await deleteUser(deps, caller, params.id);
+        return { body: userBody(user, 'I deleted that user') };
+      },
+    }),
+  ],
+};

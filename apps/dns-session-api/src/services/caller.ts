@@ -1,0 +1,8 @@
+/** Who is asking: the signed-in user as the session store loaded them (fresh from the database each request). */
+export interface Caller {
+  userId: number;
+  groupId: number;
+  isAdmin: boolean;
+  /** dns.sessions.id: the integer session id of the login response. */
+  sessionId: number;
+}

@@ -1,0 +1,92 @@
+import { isUniqueViolation } from '@keyzone/db';
+import type { Deps } from '../deps';
+import { badRequest, conflict, notFound } from '../errors';
+import { countLiveMembers, findGroupById, insertGroup, isInSubtree, updateGroup, type GroupRow } from '../queries/groups';
+import { serializeGroup } from '../serialize';
+import type { Caller } from './caller';
+import { assertAdmin, assertGroupAccess } from './permissions';
+
+export interface GroupUpdate {
+  name?: string;
+  parent_gid?: number;
+  /** false restores a soft-deleted group. */
+  deleted?: boolean;
+}
+
+const duplicateName = () => conflict('A group with that name already exists under that parent');
+
+export async function getGroup(deps: Deps, caller: Caller, id: number, options: { deleted: boolean }): Promise<GroupRow> {
+  const group = await findGroupById(deps.db, id);
+  if (!group || (group.deleted_at !== null) !== options.deleted) throw notFound('Group not found');
+  await assertGroupAccess(deps.db, caller, group.id, 'group');
+  return group;
+}
+
+/** Groups are created below a group in the caller's subtree; root groups come from the CLI only. */
+export async function createGroup(deps: Deps, caller: Caller, input: { name: string; parent_gid: number }): Promise<GroupRow> {
+  assertAdmin(caller, 'create groups');
+  return deps.db.transaction().execute(async (trx) => {
+    const parent = await findGroupById(trx, input.parent_gid, { lock: true });
+    if (!parent || parent.deleted_at) throw notFound('Parent group not found');
+    await assertGroupAccess(trx, caller, parent.id, 'group');
+    const group = await insertGroup(trx, { parentId: parent.id, name: input.name, now: deps.clock.now() }).catch((err: unknown) => {
+      throw isUniqueViolation(err) ? duplicateName() : err;
+    });
+    await deps.audit.record(trx, { actor: caller, objectType: 'group', objectId: group.id, action: 'create', before: null, after: serializeGroup(group) });
+    return group;
+  });
+}
+
+export async function updateGroupById(deps: Deps, caller: Caller, id: number, input: GroupUpdate): Promise<GroupRow> {
+  assertAdmin(caller, 'change groups');
+  return deps.db.transaction().execute(async (trx) => {
+    const before = await findGroupById(trx, id, { lock: true });
+    const restoring = input.deleted === false;
+    if (!before || (before.deleted_at !== null) !== restoring) throw notFound('Group not found');
+    await assertGroupAccess(trx, caller, before.id, 'group');
+    if (input.parent_gid !== undefined && input.parent_gid !== (before.parent_id ?? 0)) {
+      // Moving a group: not the caller's own group (it would leave their subtree), never below itself.
+      if (id === caller.groupId) throw badRequest('You may not move your own group');
+      const parent = await findGroupById(trx, input.parent_gid, { lock: true });
+      if (!parent || parent.deleted_at) throw notFound('Parent group not found');
+      await assertGroupAccess(trx, caller, parent.id, 'group');
+      if (await isInSubtree(trx, id, parent.id)) throw badRequest('A group cannot move below itself');
+    }
+    const after = await updateGroup(
+      trx,
+      id,
+      { name: input.name, parentId: input.parent_gid, ...(restoring ? { deletedAt: null } : {}) },
+      deps.clock.now(),
+    ).catch((err: unknown) => {
+      throw isUniqueViolation(err) ? duplicateName() : err;
+    });
+    if (!after) throw notFound('Group not found');
+    await deps.audit.record(trx, {
+      actor: caller,
+      objectType: 'group',
+      objectId: id,
+      action: restoring ? 'restore' : 'update',
+      before: serializeGroup(before),
+      after: serializeGroup(after),
+    });
+    return after;
+  });
+}
+
+/** Soft delete; refused (409) while the group holds live users or subgroups, and for the caller's own group. */
+export async function deleteGroup(deps: Deps, caller: Caller, id: number): Promise<GroupRow> {
+  assertAdmin(caller, 'delete groups');
+  return deps.db.transaction().execute(async (trx) => {
+    const before = await findGroupById(trx, id, { lock: true });
+    if (!before || before.deleted_at) throw notFound('Group not found');
+    await assertGroupAccess(trx, caller, before.id, 'group');
+    if (id === caller.groupId) throw conflict('Cannot delete your own group');
+    const members = await countLiveMembers(trx, id);
+    if (members.subgroups > 0) throw conflict('Cannot delete group: active subgroups still exist.');
+    if (members.users > 0) throw conflict('Cannot delete group: active users still exist.');
+    const after = await updateGroup(trx, id, { deletedAt: deps.clock.now() }, deps.clock.now());
+    if (!after) throw notFound('Group not found');
+    await deps.audit.record(trx, { actor: caller, objectType: 'group', objectId: id, action: 'delete', before: serializeGroup(before), after: serializeGroup(after) });
+    return after;
+  });
+}

@@ -1,0 +1,81 @@
+import { createHmac, pbkdf2, randomBytes, timingSafeEqual } from 'node:crypto';
+import { promisify } from 'node:util';
+import bcrypt from 'bcrypt';
+
+const pbkdf2Async = promisify(pbkdf2);
+
+/** How dns.users.password_hash is to be read (NicTool imports keep their scheme until the next login). */
+export type PasswordScheme = 'bcrypt' | 'pbkdf2-sha512' | 'hmac-sha1' | 'plaintext';
+
+export interface StoredPassword {
+  hash: string;
+  scheme: PasswordScheme;
+  salt: string | null;
+}
+
+// NicTool 2.x / 3.x PBKDF2 parameters (reference §2).
+const PBKDF2_ITERATIONS = 5000;
+const PBKDF2_KEY_BYTES = 32;
+
+export function hashPassword(password: string, cost: number): Promise<string> {
+  return bcrypt.hash(password, cost);
+}
+
+/**
+ * Checks a password against any scheme NicTool ever stored. `username` keys the legacy HMAC-SHA1 digest
+ * (lowercased, as NicTool 2 did). Comparisons of derived values are constant-time.
+ */
+export async function verifyPassword(stored: StoredPassword, password: string, username: string): Promise<boolean> {
+  switch (stored.scheme) {
+    case 'bcrypt':
+      return bcrypt.compare(password, stored.hash);
+    case 'pbkdf2-sha512': {
+      if (!stored.salt) return false;
+      const derived = await pbkdf2Async(password, stored.salt, PBKDF2_ITERATIONS, PBKDF2_KEY_BYTES, 'sha512');
+      return equalHex(derived.toString('hex'), stored.hash);
+    }
+    case 'hmac-sha1':
+      return equalHex(hmacSha1(password, username), stored.hash);
+    case 'plaintext':
+      return equalText(password, stored.hash);
+    default:
+      return false;
+  }
+}
+
+export function hmacSha1(password: string, username: string): string {
+  return createHmac('sha1', username.toLowerCase()).update(password).digest('hex');
+}
+
+export async function pbkdf2Sha512(password: string, salt: string): Promise<string> {
+  return (await pbkdf2Async(password, salt, PBKDF2_ITERATIONS, PBKDF2_KEY_BYTES, 'sha512')).toString('hex');
+}
+
+/**
+ * Burns the time of one bcrypt comparison at the configured cost, for logins that fail before a bcrypt
+ * comparison happens (unknown user or group, legacy scheme), so every failure takes as long as a wrong password.
+ */
+export class DummyPasswordCheck {
+  private hash: Promise<string> | undefined;
+
+  constructor(private readonly cost: number) {}
+
+  async run(password: string): Promise<void> {
+    this.hash ??= bcrypt.hash(randomBytes(18).toString('base64'), this.cost);
+    await bcrypt.compare(password, await this.hash);
+  }
+}
+
+function equalHex(a: string, b: string): boolean {
+  return equalText(a.toLowerCase(), b.toLowerCase());
+}
+
+function equalText(a: string, b: string): boolean {
+  const left = Buffer.from(a, 'utf8');
+  const right = Buffer.from(b, 'utf8');
+  if (left.length !== right.length) {
+    timingSafeEqual(left, left);
+    return false;
+  }
+  return timingSafeEqual(left, right);
+}

@@ -1,0 +1,132 @@
+import { isUniqueViolation } from '@keyzone/db';
+import type { Deps } from '../deps';
+import { conflict, forbidden, notFound } from '../errors';
+import { findGroupById } from '../queries/groups';
+import { deleteSessionsOfUser } from '../queries/sessions';
+import { findUserById, insertUser, updateUser, type UserChanges, type UserRow } from '../queries/users';
+import { auditUser } from '../serialize';
+import type { Caller } from './caller';
+import { hashPassword } from './passwords';
+import { assertAdmin, assertGroupAccess } from './permissions';
+
+export interface NewUser {
+  gid: number;
+  username: string;
+  email: string;
+  password: string;
+  first_name: string;
+  last_name: string;
+  is_admin?: boolean;
+}
+
+export interface UserUpdate {
+  gid?: number;
+  username?: string;
+  email?: string;
+  password?: string;
+  first_name?: string;
+  last_name?: string;
+  is_admin?: boolean;
+  /** false restores a soft-deleted user. */
+  deleted?: boolean;
+}
+
+const duplicateUsername = () => conflict('A user with that username already exists in that group');
+
+/** A user the caller may read: 404 when unknown (or not in the requested deleted state), 403 outside the subtree. */
+export async function getUser(deps: Deps, caller: Caller, id: number, options: { deleted: boolean }): Promise<UserRow> {
+  const user = await findUserById(deps.db, id);
+  if (!user || (user.deleted_at !== null) !== options.deleted) throw notFound('User not found');
+  await assertGroupAccess(deps.db, caller, user.group_id, 'user');
+  return user;
+}
+
+export async function createUser(deps: Deps, caller: Caller, input: NewUser): Promise<UserRow> {
+  assertAdmin(caller, 'create users');
+  const passwordHash = await hashPassword(input.password, deps.config.security.bcryptCost);
+  return deps.db.transaction().execute(async (trx) => {
+    const group = await findGroupById(trx, input.gid, { lock: true });
+    if (!group || group.deleted_at) throw notFound('Group not found');
+    await assertGroupAccess(trx, caller, group.id, 'group');
+    const now = deps.clock.now();
+    const user = await insertUser(trx, {
+      groupId: group.id,
+      username: input.username,
+      email: input.email,
+      firstName: input.first_name,
+      lastName: input.last_name,
+      passwordHash,
+      isAdmin: input.is_admin ?? false,
+      now,
+    }).catch((err: unknown) => {
+      throw isUniqueViolation(err) ? duplicateUsername() : err;
+    });
+    await deps.audit.record(trx, { actor: caller, objectType: 'user', objectId: user.id, action: 'create', before: null, after: auditUser(user) });
+    return user;
+  });
+}
+
+export async function updateUserById(deps: Deps, caller: Caller, id: number, input: UserUpdate): Promise<UserRow> {
+  const self = id === caller.userId;
+  if (!caller.isAdmin) {
+    if (!self) throw forbidden('Only administrators may change other users');
+    if (input.gid !== undefined || input.is_admin !== undefined || input.deleted !== undefined) {
+      throw forbidden('Only administrators may change a group, the admin flag or the deleted state');
+    }
+  }
+  if (self && (input.is_admin === false || input.deleted === true)) throw forbidden('You may not demote or delete yourself');
+  const passwordHash = input.password === undefined ? undefined : await hashPassword(input.password, deps.config.security.bcryptCost);
+  return deps.db.transaction().execute(async (trx) => {
+    const before = await findUserById(trx, id, { lock: true });
+    const restoring = input.deleted === false;
+    if (!before || (before.deleted_at !== null) !== restoring) throw notFound('User not found');
+    await assertGroupAccess(trx, caller, before.group_id, 'user');
+    if (input.gid !== undefined && input.gid !== before.group_id) {
+      const target = await findGroupById(trx, input.gid);
+      if (!target || target.deleted_at) throw notFound('Group not found');
+      await assertGroupAccess(trx, caller, target.id, 'group');
+    }
+    const changes: UserChanges = {
+      groupId: input.gid,
+      username: input.username,
+      email: input.email,
+      firstName: input.first_name,
+      lastName: input.last_name,
+      passwordHash,
+      isAdmin: input.is_admin,
+      ...(restoring ? { deletedAt: null } : {}),
+    };
+    const after = await updateUser(trx, id, changes, deps.clock.now()).catch((err: unknown) => {
+      throw isUniqueViolation(err) ? duplicateUsername() : err;
+    });
+    if (!after) throw notFound('User not found');
+    // A new password or group ends the user's other sessions (the caller's own stays when it is their own change).
+    if (passwordHash !== undefined || input.gid !== undefined) {
+      await deleteSessionsOfUser(trx, id, self ? caller.sessionId : undefined);
+    }
+    await deps.audit.record(trx, {
+      actor: caller,
+      objectType: 'user',
+      objectId: id,
+      action: restoring ? 'restore' : 'update',
+      before: auditUser(before),
+      after: auditUser(after),
+    });
+    return after;
+  });
+}
+
+export async function deleteUser(deps: Deps, caller: Caller, id: number): Promise<UserRow> {
+  assertAdmin(caller, 'delete users');
+  if (id === caller.userId) throw conflict('You may not delete yourself');
+  return deps.db.transaction().execute(async (trx) => {
+    const before = await findUserById(trx, id, { lock: true });
+    if (!before || before.deleted_at) throw notFound('User not found');
+    await assertGroupAccess(trx, caller, before.group_id, 'user');
+    const after = await updateUser(trx, id, { deletedAt: deps.clock.now() }, deps.clock.now());
+    if (!after) throw notFound('User not found');
+    await deleteSessionsOfUser(trx, id);
+    await deps.audit.record(trx, { actor: caller, objectType: 'user', objectId: id, action: 'delete', before: auditUser(before), after: auditUser(after) });
+    return after;
+  });
+}
