@@ -50,7 +50,9 @@ export function requireUser(options: RequireUserOptions): RequestHandler {
     key = createSecretKey(Buffer.from(options.secret, 'utf8'));
     algorithms = ['HS256'];
   } else if ('jwksUrl' in options && options.jwksUrl) {
-    key = createRemoteJWKSet(new URL(options.jwksUrl), {
+    const url = new URL(options.jwksUrl);
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new Error('requireUser: jwksUrl must be http(s)');
+    key = createRemoteJWKSet(url, {
       cacheMaxAge: options.jwksCacheMaxAgeMs ?? 10 * 60 * 1000,
       cooldownDuration: options.jwksCooldownMs ?? 30 * 1000,
       timeoutDuration: 5000,

@@ -79,6 +79,14 @@ describe('requireUser with the shared secret', () => {
   });
 });
 
+describe('requireUser options', () => {
+  it('refuses to start without a usable key source', () => {
+    expect(() => requireUser({ secret: '' })).toThrow('pass { secret } or { jwksUrl }');
+    expect(() => requireUser({ jwksUrl: 'ftp://auth.test/jwks.json' })).toThrow('jwksUrl must be http(s)');
+    expect(() => requireUser({ jwksUrl: 'not a url' })).toThrow();
+  });
+});
+
 describe('requireUser with a JWKS URL', () => {
   let keys: Record<string, unknown>[];
   let published: { keys: Record<string, unknown>[] };
