@@ -7,6 +7,8 @@ import type { ColumnType, Generated, GeneratedAlways } from 'kysely';
 export type JsonObject = Record<string, unknown>;
 /** jsonb: objects read back parsed; on write pass an object (or a JSON string, required for arrays on pg). */
 export type Jsonb<T = JsonObject> = ColumnType<T, T | string, T | string>;
+/** jsonb with a database default ('{}'): optional on insert. */
+export type JsonbWithDefault<T = JsonObject> = ColumnType<T, T | string | undefined, T | string>;
 export type Timestamp = ColumnType<Date, Date | string, Date | string>;
 export type CreatedAt = ColumnType<Date, Date | string | undefined, Date | string>;
 
@@ -41,8 +43,8 @@ export interface UsersTable {
   email_change_token_current: Generated<string | null>;
   email_change_confirm_status: Generated<number | null>; // 0..2
   last_sign_in_at: Timestamp | null;
-  raw_app_meta_data: Generated<Jsonb>; // '{}' by default
-  raw_user_meta_data: Generated<Jsonb>;
+  raw_app_meta_data: JsonbWithDefault; // '{}' by default
+  raw_user_meta_data: JsonbWithDefault;
   is_super_admin: boolean | null;
   created_at: CreatedAt;
   updated_at: CreatedAt;

@@ -1,0 +1,38 @@
+import { sql } from 'kysely';
+import type { Kysely } from 'kysely';
+
+export const AUTH_MIGRATIONS = [
+  '202611230200_core_tables',
+  '202611230201_tokens_and_mfa',
+  '202611230202_rls_helpers',
+  '202611230203_admin_search',
+  '202611230204_email_send_log',
+];
+
+export const AUTH_TABLES = [
+  'audit_log_entries',
+  'email_send_log',
+  'flow_state',
+  'identities',
+  'kysely_migration',
+  'kysely_migration_lock',
+  'mfa_amr_claims',
+  'mfa_challenges',
+  'mfa_factors',
+  'one_time_tokens',
+  'refresh_tokens',
+  'sessions',
+  'users',
+];
+
+export async function tablesIn(db: Kysely<unknown>, schema: string): Promise<string[]> {
+  const { rows } = await sql<{ name: string }>`
+    select table_name as name from information_schema.tables where table_schema = ${schema} order by 1`.execute(db);
+  return rows.map((r) => r.name);
+}
+
+export async function indexesOn(db: Kysely<unknown>, table: string): Promise<string[]> {
+  const { rows } = await sql<{ name: string }>`
+    select indexname as name from pg_indexes where schemaname = 'auth' and tablename = ${table} order by 1`.execute(db);
+  return rows.map((r) => r.name);
+}
