@@ -5,6 +5,9 @@ import { identityColumns, userColumns, type IdentityRow, type UserRow } from './
 import type { Executor } from './users';
 import { NIL_UUID } from './users';
 
+/** jsonb parameter: serialized here so arrays inside stay JSON on every driver. */
+const jsonb = (value: Record<string, unknown>) => JSON.stringify(value) as never;
+
 export interface AdminNewUser {
   id: string;
   aud: string;
@@ -28,8 +31,8 @@ export async function insertAdminUser(db: Executor, user: AdminNewUser): Promise
       ...user,
       instance_id: NIL_UUID,
       is_anonymous: false,
-      raw_app_meta_data: JSON.stringify(user.raw_app_meta_data),
-      raw_user_meta_data: JSON.stringify(user.raw_user_meta_data),
+      raw_app_meta_data: jsonb(user.raw_app_meta_data),
+      raw_user_meta_data: jsonb(user.raw_user_meta_data),
     })
     .returning(userColumns)
     .executeTakeFirstOrThrow()) as UserRow;
@@ -77,8 +80,8 @@ export async function updateUserFields(db: Executor, id: string, patch: UserPatc
     .updateTable('auth.users')
     .set({
       ...plain,
-      ...(raw_app_meta_data ? { raw_app_meta_data: JSON.stringify(raw_app_meta_data) } : {}),
-      ...(raw_user_meta_data ? { raw_user_meta_data: JSON.stringify(raw_user_meta_data) } : {}),
+      ...(raw_app_meta_data ? { raw_app_meta_data: jsonb(raw_app_meta_data) } : {}),
+      ...(raw_user_meta_data ? { raw_user_meta_data: jsonb(raw_user_meta_data) } : {}),
       updated_at: at,
     })
     .where('id', '=', id)
@@ -130,7 +133,7 @@ export async function deleteUserById(db: Executor, id: string): Promise<void> {
  */
 export async function softDeleteUser(db: Executor, id: string, at: Date): Promise<void> {
   const obfuscate = (column: string) =>
-    sql`CASE WHEN ${sql.ref(column)} IS NULL OR ${sql.ref(column)} = '' THEN ${sql.ref(column)}
+    sql<string>`CASE WHEN ${sql.ref(column)} IS NULL OR ${sql.ref(column)} = '' THEN ${sql.ref(column)}
         ELSE encode(sha256(convert_to(${id} || ${sql.ref(column)}, 'UTF8')), 'hex') END`;
   await db
     .updateTable('auth.users')
@@ -146,7 +149,7 @@ export async function softDeleteUser(db: Executor, id: string, at: Date): Promis
       email_change_token_new: '',
       phone_change_token: '',
       reauthentication_token: '',
-      raw_user_meta_data: '{}',
+      raw_user_meta_data: jsonb({}),
       deleted_at: at,
       updated_at: at,
     })
@@ -156,7 +159,7 @@ export async function softDeleteUser(db: Executor, id: string, at: Date): Promis
     .updateTable('auth.identities')
     .set({
       provider_id: sql`encode(sha256(convert_to(${id} || provider_id, 'UTF8')), 'hex')`,
-      identity_data: '{}',
+      identity_data: jsonb({}),
       updated_at: at,
     })
     .where('user_id', '=', id)

@@ -69,16 +69,24 @@ export async function findUserPage(db: Executor, q: UserPageQuery): Promise<User
 }
 
 /**
- * The planner's row estimate for `SELECT 1 FROM auth.users [WHERE filter]`: it scales pg_class
+ * The planner's row estimate for `SELECT 1 FROM <table> [WHERE ...]`: it scales pg_class
  * statistics by the table's current size, costs no scan, and works unchanged on PGlite and with a
  * DB_NAMESPACE (the table is named through sql.table).
  */
-async function plannerEstimate(db: Executor, filter?: string): Promise<number> {
-  const where = filter ? sql`WHERE ${filterCondition(filter)}` : sql``;
-  const { rows } = await sql<{ 'QUERY PLAN': unknown }>`EXPLAIN (FORMAT JSON) SELECT 1 FROM ${users} ${where}`.execute(db);
+async function plannerEstimate(db: Executor, table: string, where?: RawBuilder<unknown>): Promise<number> {
+  const condition = where ? sql`WHERE ${where}` : sql``;
+  const { rows } = await sql<{ 'QUERY PLAN': unknown }>`EXPLAIN (FORMAT JSON) SELECT 1 FROM ${sql.table(table)} ${condition}`.execute(db);
   const plan = rows[0]?.['QUERY PLAN'];
   const parsed = (typeof plan === 'string' ? JSON.parse(plan) : plan) as Array<{ Plan: { 'Plan Rows': number } }>;
   return Math.round(parsed[0]?.Plan['Plan Rows'] ?? 0);
+}
+
+/** All rows of a table: exact up to EXACT_COUNT_LIMIT, the planner's estimate above (see countUsers). */
+export async function countAllRows(db: Executor, table: 'auth.users' | 'auth.audit_log_entries'): Promise<number> {
+  const estimate = await plannerEstimate(db, table);
+  if (estimate > EXACT_COUNT_LIMIT) return estimate;
+  const { rows } = await sql<{ n: string | number }>`SELECT count(*) AS n FROM ${sql.table(table)}`.execute(db);
+  return Number(rows[0]?.n ?? 0);
 }
 
 /**
@@ -92,15 +100,10 @@ async function plannerEstimate(db: Executor, filter?: string): Promise<number> {
  *   planner's estimate for the filter (never less than the cap) is reported.
  */
 export async function countUsers(db: Executor, filter?: string): Promise<number> {
-  if (!filter) {
-    const estimate = await plannerEstimate(db);
-    if (estimate > EXACT_COUNT_LIMIT) return estimate;
-    const { rows } = await sql<{ n: string | number }>`SELECT count(*) AS n FROM ${users}`.execute(db);
-    return Number(rows[0]?.n ?? 0);
-  }
+  if (!filter) return countAllRows(db, 'auth.users');
   const { rows } = await sql<{ n: string | number }>`SELECT count(*) AS n FROM
       (SELECT 1 FROM ${users} WHERE ${filterCondition(filter)} LIMIT ${FILTER_COUNT_CAP + 1}) AS capped`.execute(db);
   const capped = Number(rows[0]?.n ?? 0);
   if (capped <= FILTER_COUNT_CAP) return capped;
-  return Math.max(capped, await plannerEstimate(db, filter));
+  return Math.max(capped, await plannerEstimate(db, 'auth.users', filterCondition(filter)));
 }

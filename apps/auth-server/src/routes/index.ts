@@ -6,8 +6,10 @@
 //   requireAdmin(deps) – JWT role in JWT_ADMIN_ROLES (for the admin-*.ts families)
 import { Router } from 'express';
 import type { Deps } from '../deps';
-import { requireUser } from '../http/auth';
+import { requireAdmin, requireUser } from '../http/auth';
 import { parseBody } from '../http/body';
+import { listAdminAudit } from './admin-audit';
+import { createAdminUser, deleteAdminUser, getAdminUser, listAdminUsers, updateAdminUser } from './admin-users';
 import { health } from './health';
 import { jwks } from './jwks';
 import { logout } from './logout';
@@ -35,5 +37,13 @@ export function buildRouter(deps: Deps): Router {
 
   // Email engineer: /verify, /otp, /magiclink, /recover, /resend, /reauthenticate, /invite (admin).
   // Admin engineer: /admin/* families from routes/admin-*.ts, each guarded by requireAdmin(deps).
+  const admin = requireAdmin(deps);
+  router.get('/admin/users', admin, listAdminUsers(deps));
+  router.post('/admin/users', admin, json, createAdminUser(deps));
+  router.get('/admin/users/:user_id', admin, getAdminUser(deps));
+  router.post('/admin/users/:user_id', admin, json, createAdminUser(deps));
+  router.put('/admin/users/:user_id', admin, json, updateAdminUser(deps));
+  router.delete('/admin/users/:user_id', admin, json, deleteAdminUser(deps));
+  router.get('/admin/audit', admin, listAdminAudit(deps));
   return router;
 }

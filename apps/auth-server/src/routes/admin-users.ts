@@ -1,0 +1,115 @@
+// /admin/users and /admin/users/:user_id (reference §1.4.12). Guarded by requireAdmin in
+// routes/index.ts. Handlers parse with zod, call services/admin-users, and answer User JSON.
+import type { Request, RequestHandler } from 'express';
+import { z } from 'zod';
+import type { Deps } from '../deps';
+import { ApiError, ErrorCode } from '../errors';
+import { clientInfo } from '../http/client';
+import { validate } from '../http/validate';
+import type { SortDirection } from '../queries/admin-users';
+import { createUser, deleteUser, getUser, listUsers, updateUser, type AdminActor, type AdminUserFields } from '../services/admin-users';
+import { paginationHeaders, parsePagination } from './admin-pagination';
+import { metadataObject, optionalString } from './schemas';
+
+const optionalBool = z
+  .boolean()
+  .nullish()
+  .transform((v) => v ?? undefined);
+
+const AdminUserBody = z.object({
+  id: optionalString,
+  aud: optionalString,
+  role: optionalString,
+  email: optionalString,
+  phone: optionalString,
+  password: optionalString,
+  password_hash: optionalString,
+  email_confirm: optionalBool,
+  phone_confirm: optionalBool,
+  user_metadata: metadataObject,
+  app_metadata: metadataObject,
+  ban_duration: optionalString,
+});
+
+const DeleteBody = z.object({ should_soft_delete: optionalBool });
+
+function fieldsOf(body: z.infer<typeof AdminUserBody>): AdminUserFields {
+  return {
+    aud: body.aud,
+    role: body.role,
+    email: body.email,
+    phone: body.phone,
+    password: body.password,
+    passwordHash: body.password_hash,
+    emailConfirm: body.email_confirm,
+    phoneConfirm: body.phone_confirm,
+    userMetadata: body.user_metadata,
+    appMetadata: body.app_metadata,
+    banDuration: body.ban_duration,
+  };
+}
+
+/** The admin behind the request, for audit rows: the JWT's sub, named by its email or role. */
+export function adminActor(req: Request): AdminActor {
+  const claims = req.caller?.claims ?? {};
+  const str = (v: unknown) => (typeof v === 'string' ? v : '');
+  return { id: str(claims.sub), username: str(claims.email) || str(claims.role) };
+}
+
+const userIdOf = (req: Request): string => String(req.params.user_id ?? '');
+
+/** `sort=created_at [asc|desc]` (GoTrue's sort parser; only created_at is sortable). */
+function parseSort(raw: unknown): SortDirection {
+  if (raw === undefined || raw === '') return 'desc';
+  const text = typeof raw === 'string' ? raw.trim() : '';
+  const match = /^created_at(?:\s+(asc|desc))?$/i.exec(text);
+  if (!match) throw new ApiError(400, ErrorCode.validation_failed, `Bad Sort Parameters: ${JSON.stringify(String(raw))} is not sortable (use created_at asc|desc)`);
+  return (match[1]?.toLowerCase() as SortDirection | undefined) ?? 'desc';
+}
+
+export function listAdminUsers(deps: Deps): RequestHandler {
+  return async (req, res) => {
+    const { page, perPage } = parsePagination(req);
+    const sort = parseSort(req.query.sort);
+    const filter = typeof req.query.filter === 'string' ? req.query.filter.trim() : '';
+    const result = await listUsers(deps, { page, perPage, sort, filter: filter || undefined });
+    res.set(paginationHeaders(req, { page, perPage, total: result.total }));
+    res.json({ users: result.users, aud: result.aud });
+  };
+}
+
+export function getAdminUser(deps: Deps): RequestHandler {
+  return async (req, res) => {
+    res.json(await getUser(deps, userIdOf(req)));
+  };
+}
+
+export function createAdminUser(deps: Deps): RequestHandler {
+  return async (req, res) => {
+    const body = validate(AdminUserBody, req.body);
+    const id = req.params.user_id ? userIdOf(req) : body.id;
+    res.json(await createUser(deps, { id, fields: fieldsOf(body), actor: adminActor(req), client: clientInfo(deps, req) }));
+  };
+}
+
+export function updateAdminUser(deps: Deps): RequestHandler {
+  return async (req, res) => {
+    const body = validate(AdminUserBody, req.body);
+    res.json(
+      await updateUser(deps, { id: userIdOf(req), fields: fieldsOf(body), actor: adminActor(req), client: clientInfo(deps, req) }),
+    );
+  };
+}
+
+export function deleteAdminUser(deps: Deps): RequestHandler {
+  return async (req, res) => {
+    const body = validate(DeleteBody, req.body);
+    await deleteUser(deps, {
+      id: userIdOf(req),
+      soft: body.should_soft_delete === true,
+      actor: adminActor(req),
+      client: clientInfo(deps, req),
+    });
+    res.json({});
+  };
+}
