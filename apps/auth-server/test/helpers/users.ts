@@ -29,8 +29,8 @@ export async function signIn(url: string, email: string, password: string): Prom
   return res.body;
 }
 
-export async function refresh(url: string, refreshToken: string) {
-  return call<Session & Record<string, unknown>>(url, 'POST', '/token?grant_type=refresh_token', { body: { refresh_token: refreshToken } });
+export async function refresh(url: string, refreshToken: string, newShape = false) {
+  return call(url, 'POST', '/token?grant_type=refresh_token', { body: { refresh_token: refreshToken }, newShape });
 }
 
 /** Decodes a JWT payload without verifying it (tests check claims). */
