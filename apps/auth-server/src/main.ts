@@ -7,6 +7,7 @@ import { connect, migrateAuth, type AuthDatabase } from '@keyzone/db';
 import { createLogger } from '@keyzone/logging';
 import { createJwtService } from '@keyzone/tokens';
 import { createApp } from './app';
+import { createMailer } from './mail/mailer';
 import { readConfig } from './config';
 import { systemClock, type Deps } from './deps';
 import { VERSION } from './version';
@@ -57,7 +58,9 @@ async function main(argv: string[]): Promise<void> {
     issuer: config.jwt.issuer,
     clock: systemClock.now,
   });
-  const deps: Deps = { config, db, jwt, mailer: undefined, sms: undefined, clock: systemClock, log };
+  // Mail goes over SMTP when SMTP_HOST is set; otherwise it is logged (development) or refused (production).
+  const mailer = createMailer({ config, log, production: process.env.NODE_ENV === 'production' });
+  const deps: Deps = { config, db, jwt, mailer, sms: undefined, clock: systemClock, log };
   const app = createApp(deps);
   const server: Server = app.listen(config.api.port, config.api.host ?? '0.0.0.0', () => {
     const address = server.address();

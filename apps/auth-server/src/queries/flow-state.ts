@@ -60,7 +60,7 @@ export async function insertFlowState(
 /** The newest flow state of a user for one method, stamped with the time its code was handed out. */
 export async function issueAuthCodeForUser(
   db: Executor,
-  input: { userId: string; authenticationMethod: string; at: Date },
+  input: { userId: string; authenticationMethods: string[]; at: Date },
 ): Promise<string | undefined> {
   const row = await db
     .updateTable('auth.flow_state')
@@ -70,7 +70,7 @@ export async function issueAuthCodeForUser(
         .selectFrom('auth.flow_state')
         .select('id')
         .where('user_id', '=', input.userId)
-        .where('authentication_method', '=', input.authenticationMethod)
+        .where('authentication_method', 'in', input.authenticationMethods)
         .orderBy('created_at', 'desc')
         .limit(1),
     )

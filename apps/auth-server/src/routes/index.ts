@@ -17,6 +17,14 @@ import { settings } from './settings';
 import { signup } from './signup';
 import { token } from './token';
 import { getUser, putUser } from './user';
+import { invite } from './invite';
+import { magiclink, otp } from './otp';
+import { pkceGrant } from './pkce-grant';
+import { reauthenticate } from './reauthenticate';
+import { recover } from './recover';
+import { resend } from './resend';
+import { extraGrants } from './token';
+import { verifyGet, verifyPost } from './verify';
 
 export function buildRouter(deps: Deps): Router {
   const router = Router();
@@ -35,7 +43,16 @@ export function buildRouter(deps: Deps): Router {
   router.put('/user', user, json, putUser(deps));
   router.post('/logout', user, logout(deps));
 
-  // Email engineer: /verify, /otp, /magiclink, /recover, /resend, /reauthenticate, /invite (admin).
+  // Email flows (routes/verify.ts, otp.ts, recover.ts, resend.ts, invite.ts, reauthenticate.ts).
+  extraGrants.set('pkce', pkceGrant);
+  router.get('/verify', verifyGet(deps));
+  router.post('/verify', json, verifyPost(deps));
+  router.post('/otp', json, otp(deps));
+  router.post('/magiclink', json, magiclink(deps));
+  router.post('/recover', json, recover(deps));
+  router.post('/resend', json, resend(deps));
+  router.get('/reauthenticate', user, reauthenticate(deps));
+  router.post('/invite', requireAdmin(deps), json, invite(deps));
   // Admin engineer: /admin/* families from routes/admin-*.ts, each guarded by requireAdmin(deps).
   const admin = requireAdmin(deps);
   router.get('/admin/users', admin, listAdminUsers(deps));

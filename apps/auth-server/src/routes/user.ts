@@ -9,6 +9,7 @@ import { findIdentitiesByUserId } from '../queries/identities';
 import { serializeUser } from '../serialize';
 import { updateUser } from '../services/user-update';
 import { metadataObject, optionalString } from './schemas';
+import { pkceOf, requestRedirect } from './email-common';
 
 export function getUser(deps: Deps): RequestHandler {
   return async (req, res) => {
@@ -21,6 +22,9 @@ const UpdateUserBody = z.object({
   data: metadataObject,
   password: optionalString,
   nonce: optionalString,
+  email: optionalString,
+  code_challenge: optionalString,
+  code_challenge_method: optionalString,
 });
 
 export function putUser(deps: Deps): RequestHandler {
@@ -35,6 +39,7 @@ export function putUser(deps: Deps): RequestHandler {
         password: body.password,
         nonce: body.nonce,
         client: clientInfo(deps, req),
+        emailChange: body.email ? { email: body.email, redirectTo: requestRedirect(deps, req), pkce: pkceOf(body) } : undefined,
       }),
     );
   };

@@ -66,9 +66,9 @@ export async function createEmailFlowState(
 /** After a pkce_ link was verified: the auth code to put in the redirect. */
 export async function issueAuthCode(
   tx: Executor,
-  input: { userId: string; method: EmailAuthenticationMethod; now: Date },
+  input: { userId: string; methods: EmailAuthenticationMethod[]; now: Date },
 ): Promise<string> {
-  const code = await issueAuthCodeForUser(tx, { userId: input.userId, authenticationMethod: input.method, at: input.now });
+  const code = await issueAuthCodeForUser(tx, { userId: input.userId, authenticationMethods: input.methods, at: input.now });
   if (!code) throw new ApiError(404, ErrorCode.flow_state_not_found, 'invalid flow state, no valid flow state found');
   return code;
 }

@@ -147,3 +147,15 @@ export class RedirectPolicy {
     return this.settings.siteUrl;
   }
 }
+
+const policies = new WeakMap<RedirectSettings, RedirectPolicy>();
+
+/** One compiled policy per (frozen) config object. */
+export function redirectPolicyFor(settings: RedirectSettings): RedirectPolicy {
+  let policy = policies.get(settings);
+  if (!policy) {
+    policy = new RedirectPolicy(settings);
+    policies.set(settings, policy);
+  }
+  return policy;
+}

@@ -1,12 +1,14 @@
-// HOOK for the email engineer: sending the sign-up confirmation.
-// signUpWithEmail calls sendSignupConfirmation inside its transaction when MAILER_AUTOCONFIRM is
-// off (new user, or an unconfirmed duplicate). Replace the body with: make the OTP, store its hash
-// (users.confirmation_token + one_time_tokens), send the mail through deps.mailer, and return the
-// time written to users.confirmation_sent_at. Throwing rolls the sign-up back.
+// Sending the sign-up confirmation (called by signUpWithEmail inside its transaction when
+// MAILER_AUTOCONFIRM is off, for a new user or an unconfirmed duplicate). Stores the token
+// (users.confirmation_token + one_time_tokens), sends the mail, and returns the time written to
+// users.confirmation_sent_at. Throwing (send failure, SMTP_MAX_FREQUENCY) rolls the sign-up back.
 import type { Deps } from '../deps';
 import type { UserRow } from '../queries/columns';
-import { setConfirmationSentAt, type Executor } from '../queries/users';
+import type { Executor } from '../queries/users';
 import type { ClientInfo } from './context';
+import { sendEmailToken } from './email-tokens';
+import { parsePkceParams } from './pkce';
+import { redirectPolicyFor } from './redirects';
 
 export interface ConfirmationOptions {
   /** The request's redirect_to (query), not yet checked against the allow-list. */
@@ -17,12 +19,18 @@ export interface ConfirmationOptions {
 
 /** Returns confirmation_sent_at, or undefined when no mail was sent (no mailer configured). */
 export async function sendSignupConfirmation(
-  deps: Pick<Deps, 'mailer' | 'clock'>,
+  deps: Pick<Deps, 'mailer' | 'clock' | 'config'>,
   tx: Executor,
   input: { user: UserRow; client: ClientInfo; options: ConfirmationOptions },
 ): Promise<Date | undefined> {
-  if (!deps.mailer) return undefined;
-  const sentAt = deps.clock.now();
-  await setConfirmationSentAt(tx, input.user.id, sentAt);
-  return sentAt;
+  if (!deps.mailer || !input.user.email) return undefined;
+  const pkce = parsePkceParams(input.options.codeChallenge, input.options.codeChallengeMethod);
+  const redirectTo = redirectPolicyFor(deps.config).validate(input.options.redirectTo);
+  const sent = await sendEmailToken(deps, tx, {
+    target: { userId: input.user.id, email: input.user.email },
+    action: 'signup',
+    redirectTo,
+    pkce,
+  });
+  return sent.sentAt;
 }

@@ -13,6 +13,8 @@ import { mergeMetadata } from './accounts';
 import { audit, AuditAction } from './audit';
 import type { ClientInfo } from './context';
 import { checkPasswordStrength, comparePassword, hashPassword } from './passwords';
+import { requestEmailChange, type EmailChangeInput } from './email-change';
+import { sendNotification } from './notifications';
 
 export const Nonce = {
   needed: 'Password update requires reauthentication',
@@ -26,6 +28,8 @@ export interface UpdateUserInput {
   password?: string;
   nonce?: string;
   client: ClientInfo;
+  /** PUT /user {email}: handled by the email-change service (services/email-change.ts). */
+  emailChange?: Omit<EmailChangeInput, 'user'>;
 }
 
 export async function updateUser(deps: Deps, input: UpdateUserInput): Promise<UserJson> {
@@ -60,7 +64,9 @@ export async function updateUser(deps: Deps, input: UpdateUserInput): Promise<Us
       await audit(tx, { actor: input.user, action: AuditAction.userUpdatedPassword, client: input.client, at: now });
     }
     // Email / phone changes: the email engineer's services hook in here.
+    if (input.emailChange) await requestEmailChange(deps, tx, { ...input.emailChange, user: input.user });
   });
+  if (newHash !== undefined) await sendNotification(deps, 'passwordChanged', input.user.email, {});
 
   const user = await findUserById(deps.db, input.user.id);
   if (!user) throw new ApiError(404, ErrorCode.user_not_found, 'User not found');

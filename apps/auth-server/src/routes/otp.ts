@@ -1,0 +1,63 @@
+// POST /otp and POST /magiclink with an email (reference §1.4.4). Phone OTP comes with the SMS issue.
+import type { RequestHandler } from 'express';
+import { z } from 'zod';
+import type { Deps } from '../deps';
+import { ApiError, ErrorCode, Messages } from '../errors';
+import { clientInfo } from '../http/client';
+import { validate } from '../http/validate';
+import { sendPasswordlessEmail } from '../services/email-flows';
+import { pkceOf, requestRedirect } from './email-common';
+import { metadataObject, optionalString } from './schemas';
+
+const OtpBody = z.object({
+  email: optionalString,
+  phone: optionalString,
+  create_user: z.boolean().nullish(),
+  data: metadataObject,
+  channel: optionalString,
+  code_challenge: optionalString,
+  code_challenge_method: optionalString,
+});
+
+export function otp(deps: Deps): RequestHandler {
+  return async (req, res) => {
+    const body = validate(OtpBody, req.body);
+    if (body.email && body.phone) {
+      throw new ApiError(400, ErrorCode.validation_failed, 'Only an email address or phone number should be provided');
+    }
+    if (body.phone) throw new ApiError(400, ErrorCode.phone_provider_disabled, Messages.phoneSignupsDisabled);
+    if (!body.email) throw new ApiError(400, ErrorCode.validation_failed, 'An email address or phone number is required');
+    await sendPasswordlessEmail(deps, {
+      email: body.email,
+      createUser: body.create_user ?? true,
+      data: body.data ?? {},
+      redirectTo: requestRedirect(deps, req),
+      pkce: pkceOf(body),
+      client: clientInfo(deps, req),
+    });
+    res.json({});
+  };
+}
+
+const MagicLinkBody = z.object({
+  email: optionalString,
+  data: metadataObject,
+  code_challenge: optionalString,
+  code_challenge_method: optionalString,
+});
+
+export function magiclink(deps: Deps): RequestHandler {
+  return async (req, res) => {
+    const body = validate(MagicLinkBody, req.body);
+    if (!body.email) throw new ApiError(400, ErrorCode.validation_failed, 'Password recovery requires an email');
+    await sendPasswordlessEmail(deps, {
+      email: body.email,
+      createUser: true,
+      data: body.data ?? {},
+      redirectTo: requestRedirect(deps, req),
+      pkce: pkceOf(body),
+      client: clientInfo(deps, req),
+    });
+    res.json({});
+  };
+}

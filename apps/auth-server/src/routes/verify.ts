@@ -1,0 +1,141 @@
+// GET /verify (the link in emails: always a 303) and POST /verify (a typed code or token hash:
+// a token response). Reference §1.4.3.
+import type { Request, RequestHandler } from 'express';
+import { z } from 'zod';
+import type { Deps } from '../deps';
+import { ApiError, ErrorCode } from '../errors';
+import { clientInfo } from '../http/client';
+import { validate } from '../http/validate';
+import { normalizeEmail } from '../services/accounts';
+import { PKCE_PREFIX, type TokenProof } from '../services/one-time-tokens';
+import { EMAIL_VERIFY_TYPES, verifyEmailToken, type EmailVerifyType } from '../services/verification';
+import { requestRedirect } from './email-common';
+import { optionalString } from './schemas';
+
+const LINK_TYPES: readonly string[] = ['signup', 'recovery', 'magiclink', 'invite', 'email_change'];
+
+const OAUTH_ERRORS: Record<number, string> = {
+  400: 'invalid_request',
+  401: 'unauthorized_client',
+  403: 'access_denied',
+  500: 'server_error',
+  503: 'temporarily_unavailable',
+};
+
+/** Adds parameters to the fragment (keeping an existing one), sorted as Go's url.Values.Encode. */
+function withFragment(url: string, params: Record<string, string>): string {
+  const encoded = new URLSearchParams(Object.entries(params).sort(([a], [b]) => a.localeCompare(b))).toString();
+  return url.includes('#') ? `${url}&${encoded}` : `${url}#${encoded}`;
+}
+
+/** Adds parameters to the query string, keeping the fragment where it belongs. */
+function withQuery(url: string, params: Record<string, string>): string {
+  const hash = url.indexOf('#');
+  const base = hash >= 0 ? url.slice(0, hash) : url;
+  const fragment = hash >= 0 ? url.slice(hash) : '';
+  const encoded = new URLSearchParams(Object.entries(params)).toString();
+  return `${base}${base.includes('?') ? '&' : '?'}${encoded}${fragment}`;
+}
+
+function errorRedirect(deps: Deps, req: Request, target: string, err: unknown, pkce: boolean): string {
+  let status = 500;
+  let code: string = ErrorCode.unexpected_failure;
+  let description = 'Unexpected failure, please check server logs for more information';
+  if (err instanceof ApiError) {
+    status = err.status;
+    code = err.code;
+    description = err.message;
+  } else {
+    (req.log ?? deps.log).error({ err }, 'GET /verify failed');
+  }
+  const params = {
+    error: OAUTH_ERRORS[status] ?? (status < 500 ? 'invalid_request' : 'server_error'),
+    error_code: code,
+    error_description: description,
+    sb: '',
+  };
+  return withFragment(pkce ? withQuery(target, params) : target, params);
+}
+
+export function verifyGet(deps: Deps): RequestHandler {
+  return async (req, res) => {
+    const target = requestRedirect(deps, req);
+    const token = typeof req.query.token === 'string' ? req.query.token : '';
+    const type = typeof req.query.type === 'string' ? req.query.type : '';
+    const pkce = token.startsWith(PKCE_PREFIX);
+    let location: string;
+    try {
+      if (!LINK_TYPES.includes(type)) throw new ApiError(400, ErrorCode.validation_failed, 'Verify requires a verification type');
+      if (token === '') throw new ApiError(400, ErrorCode.validation_failed, 'Verify requires a token or a token hash');
+      const outcome = await verifyEmailToken(deps, {
+        type: type as EmailVerifyType,
+        proof: { tokenHash: token },
+        client: clientInfo(deps, req),
+        viaLink: true,
+        invalidMessage: 'Email link is invalid or has expired',
+      });
+      if (outcome.kind === 'code') {
+        location = withQuery(target, { code: outcome.authCode });
+      } else if (outcome.kind === 'message') {
+        const params = { message: outcome.message, sb: '' };
+        location = withFragment(pkce ? withQuery(target, params) : target, params);
+      } else {
+        const s = outcome.body;
+        location = withFragment(target, {
+          access_token: s.access_token,
+          expires_at: String(s.expires_at),
+          expires_in: String(s.expires_in),
+          refresh_token: s.refresh_token,
+          sb: '',
+          token_type: s.token_type,
+          type: s.type,
+        });
+      }
+    } catch (err) {
+      location = errorRedirect(deps, req, target, err, pkce);
+    }
+    res.redirect(303, location);
+  };
+}
+
+const VerifyBody = z.object({
+  type: optionalString,
+  token: optionalString,
+  token_hash: optionalString,
+  email: optionalString,
+  phone: optionalString,
+  password: optionalString,
+  redirect_to: optionalString,
+});
+
+export function verifyPost(deps: Deps): RequestHandler {
+  return async (req, res) => {
+    const body = validate(VerifyBody, req.body);
+    const type = body.type ?? '';
+    if (!(EMAIL_VERIFY_TYPES as readonly string[]).includes(type)) {
+      throw new ApiError(400, ErrorCode.validation_failed, 'Verify requires a verification type');
+    }
+    let proof: TokenProof;
+    if (body.token_hash) {
+      if (body.email || body.phone || body.redirect_to) {
+        throw new ApiError(400, ErrorCode.validation_failed, 'Only the token_hash and type should be provided');
+      }
+      proof = { tokenHash: body.token_hash };
+    } else if (body.token) {
+      if (!body.email) throw new ApiError(400, ErrorCode.validation_failed, 'Only an email address or phone number should be provided on verify');
+      proof = { email: normalizeEmail(body.email), otp: body.token.trim() };
+    } else {
+      throw new ApiError(400, ErrorCode.validation_failed, 'Verify requires either a token or a token hash');
+    }
+    const outcome = await verifyEmailToken(deps, {
+      type: type as EmailVerifyType,
+      proof,
+      password: body.password,
+      client: clientInfo(deps, req),
+      viaLink: false,
+    });
+    if (outcome.kind === 'session') res.json(outcome.body);
+    else if (outcome.kind === 'message') res.json({ msg: outcome.message, code: '200' });
+    else throw new ApiError(500, ErrorCode.unexpected_failure, 'unexpected verification outcome');
+  };
+}

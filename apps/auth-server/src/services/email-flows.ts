@@ -1,0 +1,143 @@
+// The email-sending entry points: passwordless sign-in (/otp, /magiclink), /recover, /resend,
+// /invite and /reauthenticate (reference §1.4.4-§1.4.8, §1.4.11). Each stores its token and sends
+// its mail in one transaction.
+import type { Deps } from '../deps';
+import { ApiError, ErrorCode, Messages } from '../errors';
+import type { UserRow } from '../queries/columns';
+import { setInvitedAt } from '../queries/email-users';
+import { findIdentitiesByUserId } from '../queries/identities';
+import { findUserByEmail, findUserById, setUserMetadata } from '../queries/users';
+import { serializeUser, type UserJson } from '../serialize';
+import { mergeMetadata, normalizeEmail } from './accounts';
+import { audit, AuditAction } from './audit';
+import type { ClientInfo } from './context';
+import { sendEmailChangeTokens } from './email-change';
+import { createEmailUser } from './email-users';
+import { sendEmailToken } from './email-tokens';
+import type { PkceParams } from './pkce';
+
+export interface EmailRequest {
+  email: string;
+  /** Already validated against the allow-list. */
+  redirectTo: string;
+  pkce: PkceParams | undefined;
+  client: ClientInfo;
+}
+
+function requireEmailProvider(deps: Pick<Deps, 'config'>): void {
+  if (!deps.config.external.email.enabled) throw new ApiError(422, ErrorCode.email_provider_disabled, 'Email logins are disabled');
+}
+
+/**
+ * POST /otp and /magiclink with an email. Unknown address: created (unless create_user is false →
+ * 422 otp_disabled) and sent a sign-up confirmation; unconfirmed: the confirmation again;
+ * confirmed: a magic link. With MAILER_AUTOCONFIRM a new user is created confirmed and gets a magic link.
+ */
+export async function sendPasswordlessEmail(
+  deps: Deps,
+  input: EmailRequest & { createUser: boolean; data: Record<string, unknown> },
+): Promise<void> {
+  requireEmailProvider(deps);
+  const email = normalizeEmail(input.email);
+  const now = deps.clock.now();
+  const existing = await findUserByEmail(deps.db, email, deps.config.jwt.aud);
+  if (!existing) {
+    if (!input.createUser) throw new ApiError(422, ErrorCode.otp_disabled, 'Signups not allowed for otp');
+    if (deps.config.disableSignup) throw new ApiError(422, ErrorCode.signup_disabled, Messages.signupsDisabled);
+  }
+  await deps.db.transaction().execute(async (tx) => {
+    let user: UserRow;
+    if (existing) {
+      user = existing;
+    } else {
+      user = await createEmailUser(deps, tx, { email, data: input.data, confirmed: deps.config.mailer.autoconfirm, randomPassword: true, now });
+      await audit(tx, { actor: user, action: AuditAction.userSignedUp, client: input.client, at: now, traits: { provider: 'email' } });
+    }
+    const confirmed = user.email_confirmed_at !== null || (!existing && deps.config.mailer.autoconfirm);
+    const action = confirmed ? 'magiclink' : 'signup';
+    await sendEmailToken(deps, tx, { target: { userId: user.id, email }, action, redirectTo: input.redirectTo, pkce: input.pkce });
+    await audit(tx, {
+      actor: user,
+      action: confirmed ? AuditAction.userRecoveryRequested : AuditAction.userConfirmationRequested,
+      client: input.client,
+      at: now,
+    });
+  });
+}
+
+/** POST /recover: unknown addresses get the same empty answer. */
+export async function sendRecoveryEmail(deps: Deps, input: EmailRequest): Promise<void> {
+  requireEmailProvider(deps);
+  const email = normalizeEmail(input.email);
+  const user = await findUserByEmail(deps.db, email, deps.config.jwt.aud);
+  if (!user) return;
+  const now = deps.clock.now();
+  await deps.db.transaction().execute(async (tx) => {
+    await sendEmailToken(deps, tx, { target: { userId: user.id, email }, action: 'recovery', redirectTo: input.redirectTo, pkce: input.pkce });
+    await audit(tx, { actor: user, action: AuditAction.userRecoveryRequested, client: input.client, at: now });
+  });
+}
+
+/** POST /resend for email types: nothing pending (unknown, confirmed, no change) → silently nothing. */
+export async function resendEmail(deps: Deps, input: EmailRequest & { type: 'signup' | 'email_change' }): Promise<void> {
+  const email = normalizeEmail(input.email);
+  const user = await findUserByEmail(deps.db, email, deps.config.jwt.aud);
+  if (!user) return;
+  if (input.type === 'signup') {
+    if (user.email_confirmed_at !== null) return;
+    await deps.db.transaction().execute(async (tx) => {
+      await sendEmailToken(deps, tx, { target: { userId: user.id, email }, action: 'signup', redirectTo: input.redirectTo, pkce: input.pkce });
+    });
+    return;
+  }
+  if (!user.email_change) return;
+  const newEmail = user.email_change;
+  await deps.db.transaction().execute(async (tx) => {
+    await sendEmailChangeTokens(deps, tx, { user, newEmail, redirectTo: input.redirectTo, pkce: input.pkce });
+  });
+}
+
+/** POST /invite (admin): a confirmed user with that email → 422 email_exists. */
+export async function inviteUser(
+  deps: Deps,
+  input: { email: string; data: Record<string, unknown>; redirectTo: string; client: ClientInfo; actor: { id: string; username: string } },
+): Promise<UserJson> {
+  requireEmailProvider(deps);
+  const email = normalizeEmail(input.email);
+  const now = deps.clock.now();
+  const existing = await findUserByEmail(deps.db, email, deps.config.jwt.aud);
+  if (existing && existing.email_confirmed_at !== null) {
+    throw new ApiError(422, ErrorCode.email_exists, 'A user with this email address has already been registered');
+  }
+  const userId = await deps.db.transaction().execute(async (tx) => {
+    let user: UserRow;
+    if (existing) {
+      user = existing;
+      if (Object.keys(input.data).length > 0) await setUserMetadata(tx, user.id, mergeMetadata(user.raw_user_meta_data, input.data), now);
+    } else {
+      user = await createEmailUser(deps, tx, { email, data: input.data, confirmed: false, randomPassword: false, now });
+    }
+    await setInvitedAt(tx, user.id, now);
+    await sendEmailToken(deps, tx, { target: { userId: user.id, email }, action: 'invite', redirectTo: input.redirectTo, skipFrequency: true });
+    await audit(tx, { actor: input.actor, action: AuditAction.userInvited, client: input.client, at: now, traits: { user_id: user.id, user_email: email } });
+    return user.id;
+  });
+  const user = (await findUserById(deps.db, userId)) as UserRow;
+  return serializeUser(user, await findIdentitiesByUserId(deps.db, userId));
+}
+
+/** GET /reauthenticate: a nonce by email to a confirmed address (phone comes with the SMS issue). */
+export async function sendReauthenticationNonce(deps: Deps, input: { user: UserRow; client: ClientInfo }): Promise<void> {
+  const { user } = input;
+  if (!user.email) {
+    if (user.phone) throw new ApiError(422, ErrorCode.phone_provider_disabled, 'Reauthentication by phone is not available');
+    throw new ApiError(422, ErrorCode.validation_failed, 'Reauthentication requires an email or a phone number');
+  }
+  if (user.email_confirmed_at === null) throw new ApiError(422, ErrorCode.email_not_confirmed, 'Please verify your email first.');
+  const email = user.email;
+  const now = deps.clock.now();
+  await deps.db.transaction().execute(async (tx) => {
+    await sendEmailToken(deps, tx, { target: { userId: user.id, email }, action: 'reauthentication', redirectTo: deps.config.siteUrl });
+    await audit(tx, { actor: user, action: AuditAction.userReauthenticateRequested, client: input.client, at: now });
+  });
+}
