@@ -16,7 +16,7 @@ afterAll(async () => {
   await Promise.all([server?.close(), confirmOff?.close()]);
 });
 
-function client(s: TestServer = server): AuthClient {
+function client(s: TestServer = server): InstanceType<typeof AuthClient> {
   return new AuthClient({ url: `${s.url}/auth/v1`, persistSession: false, autoRefreshToken: false, detectSessionInUrl: false });
 }
 
