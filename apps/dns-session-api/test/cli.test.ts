@@ -1,0 +1,78 @@
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { createTestDatabase, type TestDatabase } from '@keyzone/db/testing';
+import { PASSWORD, startTestServer } from './helpers/server';
+
+const run = promisify(execFile);
+const MAIN = path.join(__dirname, '..', 'dist', 'main.js');
+
+// The built CLI (turbo builds before testing; `pnpm run build` by hand), spawned against a fresh PostgreSQL database.
+describe('node dist/main.js', () => {
+  let database: TestDatabase;
+  const env = () => ({ PATH: process.env.PATH ?? '', NODE_ENV: 'test', DATABASE_URL: database.url });
+  const cli = (...args: string[]) => run(process.execPath, [MAIN, ...args], { env: env(), cwd: os() });
+
+  beforeAll(async () => {
+    if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: run \`pnpm run build\` in apps/dns-session-api first`);
+    database = await createTestDatabase({ kind: 'postgres', migrate: 'none' });
+  });
+  afterAll(() => database?.destroy());
+
+  test('version prints the package version', async () => {
+    const { stdout } = await cli('version');
+    expect(stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
+  });
+
+  test('migrate applies the dns migrations, then has nothing to do', async () => {
+    const first = await cli('migrate');
+    expect(first.stdout).toMatch(/^applied: .*groups_users_sessions/m);
+    const again = await cli('migrate');
+    expect(again.stdout.trim()).toBe('database is up to date');
+    const tables = await database.db
+      .selectFrom('information_schema.tables')
+      .select('table_name')
+      .where('table_schema', '=', 'dns')
+      .execute();
+    expect(tables.map((t: { table_name: string }) => t.table_name)).toEqual(expect.arrayContaining(['groups', 'users', 'sessions']));
+  });
+
+  test('create-user creates the group when missing, prints JSON ids, and the user can sign in', async () => {
+    const args = ['--group', 'cli.example', '--password', PASSWORD, '--first-name', 'Cli', '--last-name', 'User'];
+    const first = await cli('create-user', ...args, '--username', 'cli-admin', '--email', 'cli-admin@example.com', '--admin');
+    const created = JSON.parse(first.stdout);
+    expect(created).toEqual({
+      user: { id: expect.any(Number), first_name: 'Cli', last_name: 'User', username: 'cli-admin', email: 'cli-admin@example.com', is_admin: true },
+      group: { id: expect.any(Number), name: 'cli.example' },
+    });
+    const second = JSON.parse((await cli('create-user', ...args, '--username', 'cli-user', '--email', 'cli-user@example.com')).stdout);
+    expect(second.group.id).toBe(created.group.id);
+    expect(second.user.is_admin).toBe(false);
+
+    const duplicate = cli('create-user', ...args, '--username', 'cli-user', '--email', 'x@example.com');
+    await expect(duplicate).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('409') });
+    const bad = cli('create-user', '--group', 'cli.example', '--username', 'u');
+    await expect(bad).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('usage: main.js create-user') });
+
+    const t = await startTestServer({ database });
+    try {
+      const login = await t.client().post('/session', { username: 'cli-admin@cli.example', password: PASSWORD });
+      expect(login.status).toBe(200);
+      expect(login.body.user.id).toBe(created.user.id);
+      expect(login.body.group.id).toBe(created.group.id);
+    } finally {
+      await t.close();
+    }
+  });
+
+  test('production without a session secret refuses to start and names the setting', async () => {
+    const failed = run(process.execPath, [MAIN, 'migrate'], { env: { ...env(), NODE_ENV: 'production' }, cwd: os() });
+    await expect(failed).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('SESSION_SECRET') });
+  });
+});
+
+/** Run from a neutral folder: the CLI finds config/ beside dist/, not in the working directory. */
+function os(): string {
+  return path.join(__dirname, '..', '..', '..');
+}

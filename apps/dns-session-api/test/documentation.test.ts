@@ -1,0 +1,71 @@
+import { allRoutes } from '../src/routes';
+import { startTestServer, type TestServer } from './helpers/server';
+
+describe('GET /documentation', () => {
+  let t: TestServer;
+  beforeAll(async () => {
+    t = await startTestServer({ kind: 'pglite' });
+  });
+  afterAll(() => t?.close());
+
+  test('serves Swagger UI from the installed package, no CDN, without a session', async () => {
+    const page = await t.client().get('/documentation');
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(page.text).toContain('<div id="swagger-ui">');
+    expect(page.text).not.toMatch(/https?:\/\//);
+    for (const asset of ['/documentation/static/swagger-ui-bundle.js', '/documentation/static/swagger-ui.css', '/documentation/init.js']) {
+      const res = await t.client().get(asset);
+      expect(res.status).toBe(200);
+      expect(res.text.length).toBeGreaterThan(10);
+    }
+    expect((await t.client().get('/documentation/static/nope.js')).status).toBe(404);
+  });
+
+  test('openapi.json is OpenAPI 3.1 with every registered route, its examples and the cookie scheme', async () => {
+    const res = await t.client().get('/documentation/openapi.json');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    const doc = res.body;
+    expect(doc.openapi).toBe('3.1.0');
+    expect(doc.info.version).toMatch(/^\d+\.\d+\.\d+$/);
+    expect(doc.components.securitySchemes.cookieAuth).toEqual({
+      type: 'apiKey',
+      in: 'cookie',
+      name: 'sid-dnsapi',
+      description: expect.any(String),
+    });
+    const routes = allRoutes();
+    expect(routes.length).toBeGreaterThanOrEqual(12);
+    for (const route of routes) {
+      const path = route.path.replace(/:(\w+)/g, '{$1}');
+      const op = doc.paths[path]?.[route.method];
+      expect({ route: `${route.method} ${route.path}`, documented: Boolean(op) }).toEqual({ route: `${route.method} ${route.path}`, documented: true });
+      expect(op.summary).toBe(route.summary);
+      expect(op.security).toEqual(route.auth === 'session' ? [{ cookieAuth: [] }] : []);
+      const success = Object.keys(op.responses).find((s) => s.startsWith('2'));
+      expect(success).toBeDefined();
+      if (route.body) expect(op.requestBody.content['application/json'].example).toBeDefined();
+      for (const [status, response] of Object.entries(op.responses) as [string, { content?: Record<string, { example?: unknown }> }][]) {
+        if (status !== '204') expect(Object.values(response.content ?? {})[0]?.example).toBeDefined();
+      }
+    }
+    // Request schemas come from the zod schemas that validate.
+    const login = doc.paths['/session'].post;
+    expect(login.requestBody.content['application/json'].schema).toMatchObject({
+      type: 'object',
+      required: ['username', 'password'],
+      additionalProperties: false,
+    });
+    const getUser = doc.paths['/user/{id}'].get;
+    expect(getUser.parameters).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ name: 'id', in: 'path', required: true }),
+        expect.objectContaining({ name: 'deleted', in: 'query', required: false }),
+      ]),
+    );
+    expect(getUser.responses['200'].content['application/json'].schema.properties.user.required).toEqual(
+      expect.arrayContaining(['id', 'first_name', 'last_name', 'username', 'email']),
+    );
+  });
+});
