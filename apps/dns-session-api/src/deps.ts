@@ -1,7 +1,8 @@
 import type { Logger } from 'pino';
 import type { DnsConfig } from '@keyzone/config';
 import type { Db } from './queries/db';
-import { noAudit, type AuditHook } from './services/audit-hook';
+import type { AuditHook } from './services/audit-hook';
+import { createDbAudit } from './services/audit';
 
 export interface Clock {
   now(): Date;
@@ -20,5 +21,7 @@ export interface Deps {
 }
 
 export function buildDeps(parts: Omit<Deps, 'clock' | 'audit'> & Partial<Pick<Deps, 'clock' | 'audit'>>): Deps {
-  return { clock: systemClock, audit: noAudit, ...parts };
+  const clock = parts.clock ?? systemClock;
+  // The audit history (services/audit.ts) records every user, group, zone, record and nameserver change.
+  return { ...parts, clock, audit: parts.audit ?? createDbAudit(clock) };
 }

@@ -2,14 +2,19 @@
 // family here mounts it (app.ts) and documents it (openapi.ts); nothing else needs to know about it.
 import type { AnyRoute, RouteFamily } from '../http/route';
 import { groupRoutes } from './groups';
+import { nameserverRoutes } from './nameservers';
 import { sessionRoutes } from './session';
 import { userRoutes } from './users';
+import { zoneRecordRoutes } from './zone-records';
+import { zoneRoutes } from './zones';
 
 export const routeFamilies: RouteFamily[] = [
   sessionRoutes,
   userRoutes,
   groupRoutes,
-  // zones engineer: nameserverRoutes, zoneRoutes, zoneRecordRoutes
+  nameserverRoutes,
+  zoneRoutes,
+  zoneRecordRoutes,
 ];
 
 /** Every route, tagged with its family's name unless it names its own tags. */

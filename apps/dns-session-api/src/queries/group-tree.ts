@@ -1,0 +1,14 @@
+import { sql } from 'kysely';
+import type { Db } from './db';
+
+/** Ids of `rootId` and every group below it (live or not: callers filter objects, not groups). */
+export async function findSubtreeGroupIds(db: Db, rootId: number): Promise<number[]> {
+  const result = await sql<{ id: number }>`
+    with recursive down(id, depth) as (
+      select id, 0 from dns.groups where id = ${rootId}
+      union all
+      select g.id, down.depth + 1 from dns.groups g join down on g.parent_id = down.id where down.depth < 64
+    )
+    select id from down`.execute(db);
+  return result.rows.map((r) => r.id);
+}

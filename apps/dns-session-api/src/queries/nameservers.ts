@@ -1,0 +1,90 @@
+import type { Db } from './db';
+
+export const NAMESERVER_EXPORT_TYPES = ['bind', 'nsd', 'knot', 'powerdns', 'tinydns'] as const;
+export type NameserverExportType = (typeof NAMESERVER_EXPORT_TYPES)[number];
+
+export interface NameserverRow {
+  id: number;
+  group_id: number;
+  name: string;
+  address: string | null;
+  address6: string | null;
+  ttl: number;
+  description: string;
+  export_type: NameserverExportType;
+  deleted_at: Date | null;
+}
+
+const columns = ['id', 'group_id', 'name', 'address', 'address6', 'ttl', 'description', 'export_type', 'deleted_at'] as const;
+
+export interface NameserverValues {
+  group_id: number;
+  name: string;
+  address: string | null;
+  address6: string | null;
+  ttl: number;
+  description: string;
+  export_type: NameserverExportType;
+}
+
+export async function findNameserverById(db: Db, id: number, options: { lock?: boolean } = {}): Promise<NameserverRow | undefined> {
+  let query = db.selectFrom('dns.nameservers').select(columns).where('id', '=', id);
+  if (options.lock) query = query.forUpdate();
+  return query.executeTakeFirst();
+}
+
+export async function findNameservers(db: Db, filter: { groupIds: number[]; deleted: boolean }): Promise<NameserverRow[]> {
+  if (filter.groupIds.length === 0) return [];
+  return db
+    .selectFrom('dns.nameservers')
+    .select(columns)
+    .where('group_id', 'in', filter.groupIds)
+    .where('deleted_at', filter.deleted ? 'is not' : 'is', null)
+    .orderBy('name')
+    .execute();
+}
+
+/** Live nameservers by name (names are unique among live ones). */
+export async function findLiveNameserversByName(db: Db, names: string[]): Promise<NameserverRow[]> {
+  if (names.length === 0) return [];
+  return db.selectFrom('dns.nameservers').select(columns).where('name', 'in', names).where('deleted_at', 'is', null).execute();
+}
+
+export async function findLiveNameserversByIds(db: Db, ids: number[]): Promise<NameserverRow[]> {
+  if (ids.length === 0) return [];
+  return db.selectFrom('dns.nameservers').select(columns).where('id', 'in', ids).where('deleted_at', 'is', null).execute();
+}
+
+export async function insertNameserver(db: Db, values: NameserverValues, now: Date): Promise<NameserverRow> {
+  return db
+    .insertInto('dns.nameservers')
+    .values({ ...values, created_at: now, updated_at: now })
+    .returning(columns)
+    .executeTakeFirstOrThrow();
+}
+
+export async function updateNameserver(
+  db: Db,
+  id: number,
+  changes: Partial<NameserverValues> & { deleted_at?: Date | null },
+  now: Date,
+): Promise<NameserverRow | undefined> {
+  return db
+    .updateTable('dns.nameservers')
+    .set({ ...changes, updated_at: now })
+    .where('id', '=', id)
+    .returning(columns)
+    .executeTakeFirst();
+}
+
+/** Live zones a nameserver serves (a nameserver in use is not deleted). */
+export async function countLiveZonesOfNameserver(db: Db, nameserverId: number): Promise<number> {
+  const row = await db
+    .selectFrom('dns.zone_nameservers as zn')
+    .innerJoin('dns.zones as z', 'z.id', 'zn.zone_id')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('zn.nameserver_id', '=', nameserverId)
+    .where('z.deleted_at', 'is', null)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}

@@ -1,0 +1,135 @@
+import { sql } from 'kysely';
+import type { Rdata, RecordType } from '../dns';
+import type { Db } from './db';
+
+export interface ZoneRecordRow {
+  id: number;
+  zone_id: number;
+  owner: string;
+  type: RecordType;
+  ttl: number;
+  rdata: Rdata;
+  description: string;
+  deleted_at: Date | null;
+}
+
+export interface ZoneRecordValues {
+  zone_id: number;
+  owner: string;
+  type: RecordType;
+  ttl: number;
+  rdata: Rdata;
+  description: string;
+}
+
+const columns = ['id', 'zone_id', 'owner', 'type', 'ttl', 'rdata', 'description', 'deleted_at'] as const;
+const asRow = (row: { type: string }) => row as ZoneRecordRow;
+
+export async function findZoneRecordById(db: Db, id: number, options: { lock?: boolean } = {}): Promise<ZoneRecordRow | undefined> {
+  let query = db.selectFrom('dns.zone_records').select(columns).where('id', '=', id);
+  if (options.lock) query = query.forUpdate();
+  const row = await query.executeTakeFirst();
+  return row && asRow(row);
+}
+
+/** Every live record of a zone (export, whole-zone checks). */
+export async function findLiveZoneRecords(db: Db, zoneId: number): Promise<ZoneRecordRow[]> {
+  const rows = await db.selectFrom('dns.zone_records').select(columns).where('zone_id', '=', zoneId).where('deleted_at', 'is', null).execute();
+  return rows.map(asRow);
+}
+
+/**
+ * The live records a change at these names can interact with under the zone rules: records at the names
+ * (RRsets, CNAME exclusivity) and records whose MX/NS/SRV target is one of them (target rules).
+ */
+export async function findRecordsNear(db: Db, zoneId: number, names: string[]): Promise<ZoneRecordRow[]> {
+  if (names.length === 0) return [];
+  const rows = await db
+    .selectFrom('dns.zone_records')
+    .select(columns)
+    .where('zone_id', '=', zoneId)
+    .where('deleted_at', 'is', null)
+    .where((eb) =>
+      eb.or([
+        eb('owner', 'in', names),
+        eb(sql<string>`rdata->>'exchange'`, 'in', names),
+        eb(sql<string>`rdata->>'dname'`, 'in', names),
+        eb(sql<string>`rdata->>'target'`, 'in', names),
+      ]),
+    )
+    .execute();
+  return rows.map(asRow);
+}
+
+const rowValues = (v: ZoneRecordValues, now: Date) => ({
+  zone_id: v.zone_id, owner: v.owner, type: v.type, ttl: v.ttl, rdata: JSON.stringify(v.rdata), description: v.description,
+  created_at: now, updated_at: now,
+});
+
+export async function insertZoneRecord(db: Db, values: ZoneRecordValues, now: Date): Promise<ZoneRecordRow> {
+  const row = await db.insertInto('dns.zone_records').values(rowValues(values, now)).returning(columns).executeTakeFirstOrThrow();
+  return asRow(row);
+}
+
+/** Bulk insert for imports: chunks keep each statement under PostgreSQL's 65535 parameters. */
+export async function insertZoneRecords(db: Db, values: ZoneRecordValues[], now: Date): Promise<void> {
+  const CHUNK = 5000;
+  for (let i = 0; i < values.length; i += CHUNK) {
+    await db.insertInto('dns.zone_records').values(values.slice(i, i + CHUNK).map((v) => rowValues(v, now))).execute();
+  }
+}
+
+export async function updateZoneRecord(
+  db: Db,
+  id: number,
+  changes: Partial<Omit<ZoneRecordValues, 'zone_id'>> & { deleted_at?: Date | null },
+  now: Date,
+): Promise<ZoneRecordRow | undefined> {
+  const { rdata, ...rest } = changes;
+  const row = await db
+    .updateTable('dns.zone_records')
+    .set({ ...rest, ...(rdata ? { rdata: JSON.stringify(rdata) } : {}), updated_at: now })
+    .where('id', '=', id)
+    .returning(columns)
+    .executeTakeFirst();
+  return row && asRow(row);
+}
+
+export const RECORD_SORT_COLUMNS = { id: 'id', owner: 'owner', type: 'type', ttl: 'ttl' } as const;
+
+export interface RecordListFilter {
+  zoneId: number;
+  deleted: boolean;
+  search?: string;
+  type?: string;
+  sortBy: keyof typeof RECORD_SORT_COLUMNS;
+  sortDir: 'asc' | 'desc';
+  limit: number;
+  offset: number;
+}
+
+export async function findZoneRecords(db: Db, f: RecordListFilter): Promise<{ rows: ZoneRecordRow[]; total: number; filtered: number }> {
+  const scope = db
+    .selectFrom('dns.zone_records')
+    .where('zone_id', '=', f.zoneId)
+    .where('deleted_at', f.deleted ? 'is not' : 'is', null);
+  const pattern = f.search ? `%${f.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : undefined;
+  let matching = f.type ? scope.where('type', '=', f.type) : scope;
+  if (pattern) {
+    matching = matching.where((eb) =>
+      eb.or([eb('owner', 'ilike', pattern), eb(sql<string>`rdata::text`, 'ilike', pattern), eb('description', 'ilike', pattern)]),
+    );
+  }
+  const [total, filtered, rows] = await Promise.all([
+    scope.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
+    matching.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
+    matching
+      .select(columns)
+      .orderBy(RECORD_SORT_COLUMNS[f.sortBy], f.sortDir)
+      .orderBy('id', f.sortDir)
+      .limit(f.limit)
+      .offset(f.offset)
+      .execute(),
+  ]);
+  return { rows: rows.map(asRow), total: Number(total.n), filtered: Number(filtered.n) };
+}

@@ -1,0 +1,153 @@
+import { sql } from 'kysely';
+import type { Db } from './db';
+import type { NameserverRow } from './nameservers';
+
+export interface ZoneRow {
+  id: number;
+  group_id: number;
+  name: string;
+  description: string;
+  mailaddr: string;
+  serial: number;
+  refresh: number;
+  retry: number;
+  expire: number;
+  minimum: number;
+  ttl: number;
+  updated_at: Date;
+  deleted_at: Date | null;
+}
+
+export interface ZoneValues {
+  group_id: number;
+  name: string;
+  description: string;
+  mailaddr: string;
+  serial: number;
+  refresh: number;
+  retry: number;
+  expire: number;
+  minimum: number;
+  ttl: number;
+}
+
+const columns = [
+  'id', 'group_id', 'name', 'description', 'mailaddr', 'serial', 'refresh', 'retry', 'expire', 'minimum', 'ttl',
+  'updated_at', 'deleted_at',
+] as const;
+
+// serial is int8: pg hands it back as text.
+const toRow = <T extends { serial: string | number }>(row: T): T & { serial: number } => ({ ...row, serial: Number(row.serial) });
+
+export async function findZoneById(db: Db, id: number, options: { lock?: boolean } = {}): Promise<ZoneRow | undefined> {
+  let query = db.selectFrom('dns.zones').select(columns).where('id', '=', id);
+  if (options.lock) query = query.forUpdate();
+  const row = await query.executeTakeFirst();
+  return row && toRow(row);
+}
+
+export async function insertZone(db: Db, values: ZoneValues, now: Date): Promise<ZoneRow> {
+  const row = await db
+    .insertInto('dns.zones')
+    .values({ ...values, created_at: now, updated_at: now })
+    .returning(columns)
+    .executeTakeFirstOrThrow();
+  return toRow(row);
+}
+
+export async function updateZone(
+  db: Db,
+  id: number,
+  changes: Partial<Omit<ZoneValues, 'name' | 'group_id'>> & { deleted_at?: Date | null },
+  now: Date,
+): Promise<ZoneRow | undefined> {
+  const row = await db
+    .updateTable('dns.zones')
+    .set({ ...changes, updated_at: now })
+    .where('id', '=', id)
+    .returning(columns)
+    .executeTakeFirst();
+  return row && toRow(row);
+}
+
+export const ZONE_SORT_COLUMNS = { id: 'id', zone: 'name', description: 'description', serial: 'serial', last_modified: 'updated_at' } as const;
+
+export interface ZoneListFilter {
+  groupIds: number[];
+  deleted: boolean;
+  search?: string;
+  sortBy: keyof typeof ZONE_SORT_COLUMNS;
+  sortDir: 'asc' | 'desc';
+  limit: number;
+  offset: number;
+}
+
+/** One page of zones plus the counts meta.pagination needs: in scope (total) and matching the search (filtered). */
+export async function findZones(db: Db, f: ZoneListFilter): Promise<{ rows: ZoneRow[]; total: number; filtered: number }> {
+  if (f.groupIds.length === 0) return { rows: [], total: 0, filtered: 0 };
+  const scope = db
+    .selectFrom('dns.zones')
+    .where('group_id', 'in', f.groupIds)
+    .where('deleted_at', f.deleted ? 'is not' : 'is', null);
+  const pattern = f.search ? `%${f.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : undefined;
+  const matching = pattern
+    ? scope.where((eb) => eb.or([eb('name', 'ilike', pattern), eb('description', 'ilike', pattern)]))
+    : scope;
+  const [total, filtered, rows] = await Promise.all([
+    scope.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
+    matching.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
+    matching
+      .select(columns)
+      .orderBy(ZONE_SORT_COLUMNS[f.sortBy], f.sortDir)
+      .orderBy('id', f.sortDir)
+      .limit(f.limit)
+      .offset(f.offset)
+      .execute(),
+  ]);
+  return { rows: rows.map(toRow), total: Number(total.n), filtered: Number(filtered.n) };
+}
+
+/** Assigned nameservers per zone, in assignment order (live nameservers only). */
+export async function findZoneNameservers(db: Db, zoneIds: number[]): Promise<Map<number, NameserverRow[]>> {
+  const out = new Map<number, NameserverRow[]>(zoneIds.map((id) => [id, []]));
+  if (zoneIds.length === 0) return out;
+  const rows = await db
+    .selectFrom('dns.zone_nameservers as zn')
+    .innerJoin('dns.nameservers as n', 'n.id', 'zn.nameserver_id')
+    .select(['zn.zone_id', 'n.id', 'n.group_id', 'n.name', 'n.address', 'n.address6', 'n.ttl', 'n.description', 'n.export_type', 'n.deleted_at'])
+    .where('zn.zone_id', 'in', zoneIds)
+    .where('n.deleted_at', 'is', null)
+    .orderBy('zn.zone_id')
+    .orderBy('zn.position')
+    .execute();
+  for (const { zone_id, ...ns } of rows) out.get(zone_id)?.push(ns);
+  return out;
+}
+
+export async function replaceZoneNameservers(db: Db, zoneId: number, nameserverIds: number[]): Promise<void> {
+  await db.deleteFrom('dns.zone_nameservers').where('zone_id', '=', zoneId).execute();
+  if (nameserverIds.length === 0) return;
+  await db
+    .insertInto('dns.zone_nameservers')
+    .values(nameserverIds.map((nameserver_id, position) => ({ zone_id: zoneId, nameserver_id, position })))
+    .execute();
+}
+
+/** Whether a live zone of that name exists (checked again by the unique index on insert). */
+export async function liveZoneExists(db: Db, name: string): Promise<boolean> {
+  const row = await db.selectFrom('dns.zones').select(sql<number>`1`.as('one')).where('name', '=', name).where('deleted_at', 'is', null).executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Live zones served by a nameserver, locked: their serials move when it changes. */
+export async function findZonesOfNameserverForUpdate(db: Db, nameserverId: number): Promise<Array<{ id: number; serial: number }>> {
+  const rows = await db
+    .selectFrom('dns.zones')
+    .select(['id', 'serial'])
+    .where('deleted_at', 'is', null)
+    .where('id', 'in', (eb) => eb.selectFrom('dns.zone_nameservers').select('zone_id').where('nameserver_id', '=', nameserverId))
+    .orderBy('id')
+    .forUpdate()
+    .execute();
+  return rows.map((r) => ({ id: r.id, serial: Number(r.serial) }));
+}

@@ -1,0 +1,63 @@
+import { z } from 'zod';
+import { meta } from '../http/envelope';
+import { defineRoute, type AnyRoute } from '../http/route';
+import { idNumber, idParams } from '../http/schemas';
+import { zoneSchema } from '../serialize-zones';
+import { exportZoneFile, importZoneFile } from '../services/zone-files';
+import { errorExamples } from './examples';
+
+const importBody = z
+  .object({
+    zone: z.string().min(1).max(255).meta({ description: 'the zone name ($ORIGIN at the start of the file)', example: 'example.com.' }),
+    zonefile: z.string().min(1).meta({ description: 'BIND zone file text: $ORIGIN, $TTL, SOA, records', example: '$TTL 3600\n@ SOA ns1.example.net. hostmaster.example.com. 1 86400 7200 1209600 3600\n@ NS ns1.example.net.\nwww A 192.0.2.10\n' }),
+    gid: idNumber.optional().meta({ description: 'owning group (default: yours)' }),
+    description: z.string().max(255).optional(),
+  })
+  .strict();
+
+const importResponse = z.object({ zone: zoneSchema, records: z.number().int(), meta: z.object({ api: z.object({ version: z.string() }), msg: z.string() }) });
+
+const badZoneFile = {
+  description: 'The file has bad lines; nothing was imported. `errors` lists every bad line and why.',
+  schema: z.object({ statusCode: z.number(), error: z.string(), message: z.string(), errors: z.array(z.object({ line: z.number(), message: z.string() })).optional() }),
+  example: {
+    statusCode: 400, error: 'Bad Request', message: 'The zone file has 1 bad line(s): line 4: A address: address must be a dotted-quad IPv4 address: "192.0.2.300"',
+    errors: [{ line: 4, message: 'A address: address must be a dotted-quad IPv4 address: "192.0.2.300"' }],
+  },
+};
+
+export const zoneFileRoutes: AnyRoute[] = [
+  defineRoute({
+    method: 'get', path: '/zone/:id/export', auth: 'session',
+    summary: 'The zone as a BIND zone file',
+    description: '$ORIGIN, $TTL, the SOA from the zone, NS records from its nameservers (with glue for in-zone ones), then every record. `named-checkzone` accepts it.',
+    params: idParams,
+    responses: {
+      200: { description: 'The zone file', contentType: 'text/dns', example: '$ORIGIN example.com.\n$TTL 3600\n@\t3600\tIN\tSOA\tns1.example.net. hostmaster.example.com. 2026112300 86400 7200 1209600 3600\n@\t3600\tIN\tNS\tns1.example.net.\nwww\t3600\tIN\tA\t192.0.2.10\n' },
+      400: errorExamples.badInput, 401: errorExamples.missingAuthentication, 403: errorExamples.forbidden, 404: errorExamples.notFound('Zone'),
+    },
+    async handler({ params }, { deps, caller, res }) {
+      const { name, text } = await exportZoneFile(deps, caller, params.id);
+      res.status(200)
+        .set('Content-Type', 'text/dns; charset=utf-8')
+        .set('Content-Disposition', `attachment; filename="${name.replace(/\.$/, '') || 'root'}.zone"`)
+        .send(text);
+    },
+  }),
+  defineRoute({
+    method: 'post', path: '/zone/import', auth: 'session',
+    summary: 'Create a zone from a BIND zone file',
+    description: 'All or nothing: the zone and every record are created in one transaction, or the answer is 400 listing every bad line. ' +
+      'Apex NS records naming a nameserver you may use become that zone\'s nameservers; $INCLUDE and $GENERATE are refused.',
+    body: importBody,
+    responses: {
+      201: { description: 'Imported', schema: importResponse },
+      400: badZoneFile, 401: errorExamples.missingAuthentication, 403: errorExamples.forbidden,
+      409: errorExamples.conflict('A zone with that name already exists'),
+    },
+    async handler({ body }, { deps, caller }) {
+      const { zone, records } = await importZoneFile(deps, caller, body);
+      return { status: 201, body: { zone, records, meta: meta(`the zone was imported with ${records} records`) } };
+    },
+  }),
+];

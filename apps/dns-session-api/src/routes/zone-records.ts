@@ -1,0 +1,111 @@
+import { z } from 'zod';
+import { envelope, meta } from '../http/envelope';
+import { defineRoute, type RouteFamily } from '../http/route';
+import { deletedQuery, idNumber, idParams } from '../http/schemas';
+import { RECORD_TYPES } from '../dns';
+import { rdataFieldSchemas, serializeZoneRecord, zoneRecordResponseSchema } from '../serialize-zones';
+import { recordHistory } from '../services/history';
+import { changeZoneRecord, createZoneRecord, deleteZoneRecord, getZoneRecord } from '../services/zone-records';
+import { intQuery, paging, ttl } from './dns-inputs';
+import { errorExamples } from './examples';
+import { historyResponseSchema } from './zones';
+
+const rdataFields = rdataFieldSchemas();
+const rdataNames = Object.keys(rdataFields);
+const optionalRdata = Object.fromEntries(Object.entries(rdataFields).map(([k, v]) => [k, v.optional()]));
+
+const base = {
+  owner: z.string().min(1).max(255).meta({ description: 'relative to the zone ("www", "@") or fully qualified; stored fully qualified', example: 'www' }),
+  type: z.enum(RECORD_TYPES),
+  ttl: ttl.optional().meta({ description: 'default: the TTL of the RRset it joins, else the zone\'s' }),
+  description: z.string().max(255).optional(),
+};
+
+const createBody = z.object({ zid: idNumber.meta({ description: 'the zone', example: 12 }), ...base, ...optionalRdata }).strict();
+const updateBody = z
+  .object({
+    owner: base.owner.optional(), type: base.type.optional(), ttl: base.ttl, description: base.description, ...optionalRdata,
+    deleted: z.literal(false).optional().meta({ description: 'false restores a deleted record' }),
+  })
+  .strict()
+  .refine((v) => Object.keys(v).length > 0, 'at least one field is required');
+
+/** Splits a body into the record's own fields and its RDATA fields. */
+function splitBody<T extends Record<string, unknown>>(body: T) {
+  const rdata: Record<string, unknown> = {};
+  const rest: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(body)) (rdataNames.includes(k) ? rdata : rest)[k] = v;
+  return { rest, rdata };
+}
+
+const example = { id: 99, zid: 12, owner: 'www.example.com.', type: 'A', ttl: 3600, description: '', deleted: false, address: '192.0.2.10' };
+const reply = (msg: string) => ({ zone_record: example, meta: { api: { version: '0.1.0' }, msg } });
+const badRecord = {
+  description: 'Invalid record: the message names each field and rule; `errors` lists them',
+  example: {
+    statusCode: 400, error: 'Bad Request',
+    message: 'Invalid zone record: type (cname_exclusive): RRset www.example.com. IN CNAME: a CNAME must be alone at its owner, found also A',
+    errors: [{ field: 'type', rule: 'cname_exclusive', message: 'RRset www.example.com. IN CNAME: a CNAME must be alone at its owner, found also A' }],
+  },
+};
+const common = { 401: errorExamples.missingAuthentication, 403: errorExamples.forbidden, 404: errorExamples.notFound('Zone record') };
+
+export const zoneRecordRoutes: RouteFamily = {
+  name: 'zone_record',
+  description: `Zone records (${RECORD_TYPES.join(', ')}) with RFC field names; zone rules checked on every change`,
+  routes: [
+    defineRoute({
+      method: 'get', path: '/zone_record/:id', auth: 'session',
+      summary: 'A zone record by id', params: idParams, query: deletedQuery,
+      responses: { 200: { description: 'The record', schema: zoneRecordResponseSchema, example: reply("here's your zone record") }, 400: errorExamples.badInput, ...common },
+      async handler({ params, query }, { deps, caller }) {
+        const row = await getZoneRecord(deps, caller, params.id, { deleted: query.deleted });
+        return { body: envelope('zone_record', serializeZoneRecord(row), "here's your zone record") };
+      },
+    }),
+    defineRoute({
+      method: 'post', path: '/zone_record', auth: 'session',
+      summary: 'Create a record',
+      description: 'The type\'s fields (A/AAAA `address`, CNAME `cname`, MX `preference`+`exchange`, …) beside owner, type and ttl. ' +
+        'Rejected with 400 when a field or a zone rule (CNAME alone at its owner, one TTL per RRset, no duplicates, inside the zone, …) is broken.',
+      body: createBody, bodyExample: { zid: 12, owner: 'www', type: 'A', ttl: 3600, address: '192.0.2.10' },
+      responses: { 201: { description: 'Created', schema: zoneRecordResponseSchema, example: reply('the zone record was created') }, 400: badRecord, ...common },
+      async handler({ body }, { deps, caller }) {
+        const { rest, rdata } = splitBody(body);
+        const row = await createZoneRecord(deps, caller, { ...(rest as z.infer<typeof createBody>), rdata });
+        return { status: 201, body: envelope('zone_record', serializeZoneRecord(row), 'the zone record was created') };
+      },
+    }),
+    defineRoute({
+      method: 'put', path: '/zone_record/:id', auth: 'session',
+      summary: 'Change or restore a record',
+      description: 'Fields not given keep their values; changing the type needs the new type\'s fields.',
+      params: idParams, body: updateBody, bodyExample: { address: '192.0.2.11' },
+      responses: { 200: { description: 'Updated', schema: zoneRecordResponseSchema, example: reply('the zone record was updated') }, 400: badRecord, ...common },
+      async handler({ params, body }, { deps, caller }) {
+        const { rest, rdata } = splitBody(body);
+        const row = await changeZoneRecord(deps, caller, params.id, { ...rest, rdata });
+        return { body: envelope('zone_record', serializeZoneRecord(row), 'the zone record was updated') };
+      },
+    }),
+    defineRoute({
+      method: 'delete', path: '/zone_record/:id', auth: 'session',
+      summary: 'Delete a record (soft delete; PUT {deleted:false} restores it)', params: idParams,
+      responses: { 200: { description: 'Deleted; the body is the record as it now is', schema: zoneRecordResponseSchema, example: reply('I deleted that zone record') }, 400: badRecord, ...common },
+      async handler({ params }, { deps, caller }) {
+        const row = await deleteZoneRecord(deps, caller, params.id);
+        return { body: envelope('zone_record', serializeZoneRecord(row), 'I deleted that zone record') };
+      },
+    }),
+    defineRoute({
+      method: 'get', path: '/zone_record/:id/history', auth: 'session',
+      summary: 'Audit history of a record', params: idParams,
+      query: z.object({ limit: intQuery(1, 1000, 100, 'page size'), offset: paging.offset }).strict(),
+      responses: { 200: { description: 'History entries, oldest first', schema: historyResponseSchema }, 400: errorExamples.badInput, ...common },
+      async handler({ params, query }, { deps, caller }) {
+        const { entries, total } = await recordHistory(deps, caller, params.id, query);
+        return { body: { history: entries, meta: { ...meta('here is the history'), pagination: { total, filtered: total, limit: query.limit, offset: query.offset } } } };
+      },
+    }),
+  ],
+};

@@ -1,0 +1,146 @@
+import { z } from 'zod';
+import { envelope, meta } from '../http/envelope';
+import { defineRoute, type RouteFamily } from '../http/route';
+import { deletedQuery, idNumber, idParams } from '../http/schemas';
+import { ZONE_SORT_COLUMNS } from '../queries/zones';
+import { RECORD_SORT_COLUMNS } from '../queries/zone-records';
+import { auditEntrySchema, listEnvelopeSchema, zoneRecordSchema, zoneResponseSchema, zoneSchema } from '../serialize-zones';
+import { zoneHistory } from '../services/history';
+import { listZoneRecords } from '../services/zone-records';
+import { changeZone, createZone, deleteZone, getZone, listZones } from '../services/zones';
+import { deletedFlag, gidQuery, intQuery, paging, subgroupsFlag, ttl } from './dns-inputs';
+import { errorExamples } from './examples';
+import { zoneFileRoutes } from './zone-files';
+
+const timer = (description: string, example: number) => z.number().int().optional().meta({ description, example });
+const soaFields = {
+  description: z.string().max(255).optional(),
+  mailaddr: z.string().min(3).max(255).optional().meta({ description: 'SOA RNAME, as a mailbox or a name (default hostmaster.<zone>)', example: 'hostmaster@example.com' }),
+  refresh: timer('SOA refresh (default 86400, RFC 1912)', 86400),
+  retry: timer('SOA retry (default 7200)', 7200),
+  expire: timer('SOA expire (default 1209600)', 1209600),
+  minimum: timer('SOA minimum / negative-caching TTL (default 3600)', 3600),
+  ttl: ttl.optional().meta({ description: 'default TTL of the zone ($TTL; default 3600)' }),
+  nameservers: z.array(idNumber).max(32).optional().meta({ description: 'ids of the nameservers serving the zone, in order; NS records derive from them' }),
+};
+
+const createBody = z
+  .object({ gid: idNumber.optional().meta({ description: 'owning group (default: yours)' }), zone: z.string().min(1).max(255).meta({ example: 'example.com.' }), ...soaFields })
+  .strict();
+const updateBody = z
+  .object({ gid: idNumber.optional(), ...soaFields, deleted: z.literal(false).optional().meta({ description: 'false restores a deleted zone' }) })
+  .strict()
+  .refine((v) => Object.keys(v).length > 0, 'at least one field is required');
+
+const zoneExample = {
+  id: 12, gid: 4096, zone: 'example.com.', description: '', mailaddr: 'hostmaster.example.com.', serial: 2026112300,
+  refresh: 86400, retry: 7200, expire: 1209600, minimum: 3600, ttl: 3600, nameservers: [7], last_modified: '2026-11-23T10:00:00.000Z', deleted: false,
+};
+const reply = (msg: string) => ({ zone: zoneExample, meta: { api: { version: '0.1.0' }, msg } });
+const pagination = { total: 1, filtered: 1, limit: 100, offset: 0 };
+const common = { 401: errorExamples.missingAuthentication, 403: errorExamples.forbidden, 404: errorExamples.notFound('Zone') };
+const sortKeys = <T extends object>(o: T) => Object.keys(o) as [keyof T & string, ...(keyof T & string)[]];
+
+const historyQuery = z.object({ limit: intQuery(1, 1000, 100, 'page size'), offset: paging.offset }).strict();
+export const historyResponseSchema = listEnvelopeSchema('history', auditEntrySchema);
+
+export const zoneRoutes: RouteFamily = {
+  name: 'zone',
+  description: 'Zones: SOA values, assigned nameservers, records, BIND export/import and history',
+  routes: [
+    defineRoute({
+      method: 'get', path: '/zone', auth: 'session',
+      summary: 'List zones',
+      description: 'Zones of a group (default: yours), optionally with its subgroups; `search` matches the zone name and description.',
+      query: z.object({
+        gid: gidQuery, deleted: deletedFlag, include_subgroups: subgroupsFlag,
+        search: z.string().max(255).optional(),
+        sort_by: z.enum(sortKeys(ZONE_SORT_COLUMNS)).optional().transform((v) => v ?? 'zone').meta({ description: 'id, zone (default), description, serial or last_modified' }),
+        ...paging,
+      }).strict(),
+      responses: { 200: { description: 'A page of zones', schema: listEnvelopeSchema('zone', zoneSchema), example: { zone: [zoneExample], meta: { ...meta("here's your zone(s)"), pagination } } }, 400: errorExamples.badInput, ...common },
+      async handler({ query }, { deps, caller }) {
+        const { zones, total, filtered } = await listZones(deps, caller, {
+          gid: query.gid, include_subgroups: query.include_subgroups, deleted: query.deleted, search: query.search,
+          sortBy: query.sort_by, sortDir: query.sort_dir, limit: query.limit, offset: query.offset,
+        });
+        return { body: { zone: zones, meta: { ...meta("here's your zone(s)"), pagination: { total, filtered, limit: query.limit, offset: query.offset } } } };
+      },
+    }),
+    defineRoute({
+      method: 'get', path: '/zone/:id', auth: 'session',
+      summary: 'A zone by id', params: idParams, query: deletedQuery,
+      responses: { 200: { description: 'The zone', schema: zoneResponseSchema, example: reply("here's your zone") }, 400: errorExamples.badInput, ...common },
+      async handler({ params, query }, { deps, caller }) {
+        return { body: envelope('zone', await getZone(deps, caller, params.id, { deleted: query.deleted }), "here's your zone") };
+      },
+    }),
+    defineRoute({
+      method: 'post', path: '/zone', auth: 'session',
+      summary: 'Create a zone',
+      description: 'The serial starts at today\'s YYYYMMDD00; SOA timers default to RFC 1912 values.',
+      body: createBody, bodyExample: { zone: 'example.com.', mailaddr: 'hostmaster@example.com', nameservers: [7] },
+      responses: {
+        201: { description: 'Created', schema: zoneResponseSchema, example: reply('the zone was created') },
+        400: errorExamples.badInput, ...common, 409: errorExamples.conflict('A zone with that name already exists'),
+      },
+      async handler({ body }, { deps, caller }) {
+        return { status: 201, body: envelope('zone', await createZone(deps, caller, body), 'the zone was created') };
+      },
+    }),
+    defineRoute({
+      method: 'put', path: '/zone/:id', auth: 'session',
+      summary: 'Change or restore a zone (the serial advances)',
+      params: idParams, body: updateBody, bodyExample: { refresh: 43200, nameservers: [7, 8] },
+      responses: {
+        200: { description: 'Updated', schema: zoneResponseSchema, example: reply('the zone was updated') },
+        400: errorExamples.badInput, ...common, 409: errorExamples.conflict('A zone with that name already exists'),
+      },
+      async handler({ params, body }, { deps, caller }) {
+        return { body: envelope('zone', await changeZone(deps, caller, params.id, body), 'the zone was updated') };
+      },
+    }),
+    defineRoute({
+      method: 'delete', path: '/zone/:id', auth: 'session',
+      summary: 'Delete a zone (soft delete; PUT {deleted:false} restores it)', params: idParams,
+      responses: { 200: { description: 'Deleted; the body is the zone as it now is', schema: zoneResponseSchema, example: reply('I deleted that zone') }, 400: errorExamples.badInput, ...common },
+      async handler({ params }, { deps, caller }) {
+        return { body: envelope('zone', await deleteZone(deps, caller, params.id), 'I deleted that zone') };
+      },
+    }),
+    defineRoute({
+      method: 'get', path: '/zone/:id/records', auth: 'session',
+      summary: 'The records of a zone',
+      description: '`search` matches owner, RDATA and description; `type` filters by record type.',
+      params: idParams,
+      query: z.object({
+        deleted: deletedFlag, search: z.string().max(255).optional(), type: z.string().max(10).optional().transform((v) => v?.toUpperCase()),
+        sort_by: z.enum(sortKeys(RECORD_SORT_COLUMNS)).optional().transform((v) => v ?? 'owner').meta({ description: 'id, owner (default), type or ttl' }),
+        ...paging,
+      }).strict(),
+      responses: {
+        200: { description: 'A page of records', schema: listEnvelopeSchema('zone_record', zoneRecordSchema),
+          example: { zone_record: [{ id: 99, zid: 12, owner: 'www.example.com.', type: 'A', ttl: 3600, description: '', deleted: false, address: '192.0.2.10' }], meta: { ...meta("here's your zone record(s)"), pagination } } },
+        400: errorExamples.badInput, ...common,
+      },
+      async handler({ params, query }, { deps, caller }) {
+        const { records, total, filtered } = await listZoneRecords(deps, caller, params.id, {
+          deleted: query.deleted, search: query.search, type: query.type, sortBy: query.sort_by, sortDir: query.sort_dir, limit: query.limit, offset: query.offset,
+        });
+        return { body: { zone_record: records, meta: { ...meta("here's your zone record(s)"), pagination: { total, filtered, limit: query.limit, offset: query.offset } } } };
+      },
+    }),
+    defineRoute({
+      method: 'get', path: '/zone/:id/history', auth: 'session',
+      summary: 'Audit history of a zone and its records',
+      description: 'Every create, update, delete and restore of the zone and of its records: who, when, before and after, oldest first.',
+      params: idParams, query: historyQuery,
+      responses: { 200: { description: 'History entries', schema: historyResponseSchema }, 400: errorExamples.badInput, ...common },
+      async handler({ params, query }, { deps, caller }) {
+        const { entries, total } = await zoneHistory(deps, caller, params.id, query);
+        return { body: { history: entries, meta: { ...meta('here is the history'), pagination: { total, filtered: total, limit: query.limit, offset: query.offset } } } };
+      },
+    }),
+    ...zoneFileRoutes,
+  ],
+};

@@ -1,0 +1,31 @@
+// The audit history: every create, update, delete and restore of a zone, zone record, nameserver, user or
+// group, with who, when, and the object's wire shape before and after. `dbAudit` is the AuditHook that
+// deps.audit carries, so the user and group services record through the same table; it writes inside the
+// caller's transaction, so a change and its history entry commit or roll back together.
+import type { Deps } from '../deps';
+import { insertAuditEntry } from '../queries/audit';
+import type { Db } from '../queries/db';
+import type { AuditEntry, AuditHook } from './audit-hook';
+
+export function createDbAudit(clock: Deps['clock']): AuditHook {
+  return {
+    async record(trx: Db, entry: AuditEntry): Promise<void> {
+      const zoneId =
+        entry.objectType === 'zone'
+          ? entry.objectId
+          : entry.objectType === 'zone_record'
+            ? Number((entry.after ?? entry.before)?.zid) || null
+            : null;
+      await insertAuditEntry(trx, {
+        object_type: entry.objectType,
+        object_id: entry.objectId,
+        zone_id: zoneId,
+        action: entry.action,
+        user_id: entry.actor.userId,
+        at: clock.now(),
+        before: entry.before,
+        after: entry.after,
+      });
+    },
+  };
+}

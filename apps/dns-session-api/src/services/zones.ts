@@ -1,0 +1,188 @@
+// Zones: the SOA lives in the zone row (RFC 1912 defaults), NS records derive from the assigned nameservers,
+// and the serial (YYYYMMDDnn) advances on every change of the zone or its records.
+import { isUniqueViolation } from '@keyzone/db';
+import type { Deps } from '../deps';
+import {
+  checkName, checkTtl, checkZone, fieldError, mailboxToRname, nextSerial, normalizeName, SOA_DEFAULTS,
+  zoneFileRecords, type FieldError,
+} from '../dns';
+import { conflict, notFound } from '../errors';
+import type { Db } from '../queries/db';
+import { findLiveNameserversByIds, type NameserverRow } from '../queries/nameservers';
+import {
+  findZoneById, findZoneNameservers, findZones, insertZone, replaceZoneNameservers, updateZone,
+  type ZoneListFilter, type ZoneRow, type ZoneValues,
+} from '../queries/zones';
+import { findLiveZoneRecords } from '../queries/zone-records';
+import { serializeZone, type Zone } from '../serialize-zones';
+import type { Caller } from './caller';
+import { assertGroupAccess, assertNameserverUsable, listScope } from './dns-access';
+import { invalidInput } from './dns-errors';
+import { toZoneRecord } from './zone-rules';
+
+export interface ZoneInput {
+  gid?: number;
+  zone?: string;
+  description?: string;
+  mailaddr?: string;
+  refresh?: number;
+  retry?: number;
+  expire?: number;
+  minimum?: number;
+  ttl?: number;
+  nameservers?: number[];
+  deleted?: boolean;
+}
+
+export const duplicateZone = () => conflict('A zone with that name already exists');
+
+const SOA_TIMERS = ['refresh', 'retry', 'expire', 'minimum'] as const;
+
+/** Checks the zone's own fields; returns them normalized. */
+function checkFields(input: ZoneInput): Partial<ZoneValues> {
+  const errors: FieldError[] = [];
+  const out: Partial<ZoneValues> = {};
+  if (input.zone !== undefined) {
+    out.name = normalizeName(input.zone.endsWith('.') ? input.zone : `${input.zone}.`);
+    errors.push(...checkName('zone', out.name));
+  }
+  if (input.mailaddr !== undefined) {
+    out.mailaddr = mailboxToRname(input.mailaddr);
+    errors.push(...checkName('mailaddr', out.mailaddr, { mailbox: true }));
+  }
+  for (const timer of SOA_TIMERS) {
+    const value = input[timer];
+    if (value === undefined) continue;
+    if (!Number.isInteger(value) || value < 0 || value > 2147483647) {
+      errors.push(fieldError(timer, 'soa_timer', `${timer} must be an integer from 0 to 2147483647`));
+    }
+    out[timer] = value;
+  }
+  if (input.ttl !== undefined) {
+    errors.push(...checkTtl('ttl', input.ttl));
+    out.ttl = input.ttl;
+  }
+  if (input.description !== undefined) out.description = input.description;
+  if (errors.length) throw invalidInput('zone', errors);
+  return out;
+}
+
+/** The nameservers to assign, in the given order: live, usable by the caller, none twice. */
+async function resolveNameservers(db: Db, caller: Caller, ids: number[]): Promise<NameserverRow[]> {
+  if (new Set(ids).size !== ids.length) throw invalidInput('zone', [fieldError('nameservers', 'duplicate', 'a nameserver is listed twice')]);
+  const rows = await findLiveNameserversByIds(db, ids);
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const missing = ids.filter((id) => !byId.has(id));
+  if (missing.length) throw notFound(`Nameserver not found: ${missing.join(', ')}`);
+  for (const row of rows) await assertNameserverUsable(db, caller, row.group_id);
+  return ids.map((id) => byId.get(id) as NameserverRow);
+}
+
+/** Zone rules that the nameserver assignment can break (a CNAME at an in-zone nameserver's name, missing glue). */
+async function checkNameserverRules(db: Db, zone: ZoneRow, nameservers: NameserverRow[]): Promise<void> {
+  const records = (await findLiveZoneRecords(db, zone.id)).map(toZoneRecord);
+  const all = zoneFileRecords({ name: zone.name, ttl: zone.ttl, soa: { rname: zone.mailaddr, serial: 0, refresh: 0, retry: 0, expire: 0, minimum: 0 }, nameservers, records });
+  const errors = checkZone(zone.name, all).filter((e) => e.type === 'NS' && e.owner === zone.name);
+  if (errors.length) throw invalidInput('zone', errors.map((e) => ({ ...e, field: 'nameservers' })));
+}
+
+export async function getZone(deps: Deps, caller: Caller, id: number, options: { deleted: boolean }): Promise<Zone> {
+  const zone = await findZoneById(deps.db, id);
+  if (!zone || (zone.deleted_at !== null) !== options.deleted) throw notFound('Zone not found');
+  await assertGroupAccess(deps.db, caller, zone.group_id, 'zone');
+  const ns = await findZoneNameservers(deps.db, [zone.id]);
+  return serializeZone(zone, ns.get(zone.id) ?? []);
+}
+
+/** A zone the caller may change, locked for the rest of the transaction (serializes changes per zone). */
+export async function lockZoneForChange(trx: Db, caller: Caller, id: number, what = 'Zone'): Promise<ZoneRow> {
+  const zone = await findZoneById(trx, id, { lock: true });
+  if (!zone || zone.deleted_at) throw notFound(`${what} not found`);
+  await assertGroupAccess(trx, caller, zone.group_id, 'zone');
+  return zone;
+}
+
+export async function listZones(
+  deps: Deps, caller: Caller,
+  query: Omit<ZoneListFilter, 'groupIds'> & { gid?: number; include_subgroups: boolean },
+): Promise<{ zones: Zone[]; total: number; filtered: number }> {
+  const groupIds = await listScope(deps.db, caller, query.gid, query.include_subgroups);
+  const { rows, total, filtered } = await findZones(deps.db, { ...query, groupIds });
+  const ns = await findZoneNameservers(deps.db, rows.map((r) => r.id));
+  return { zones: rows.map((r) => serializeZone(r, ns.get(r.id) ?? [])), total, filtered };
+}
+
+export async function createZone(deps: Deps, caller: Caller, input: ZoneInput & { zone: string }): Promise<Zone> {
+  const fields = checkFields(input);
+  const groupId = input.gid ?? caller.groupId;
+  return deps.db.transaction().execute(async (trx) => {
+    await assertGroupAccess(trx, caller, groupId, 'group');
+    const nameservers = await resolveNameservers(trx, caller, input.nameservers ?? []);
+    const now = deps.clock.now();
+    const name = fields.name as string;
+    const zone = await insertZone(trx, {
+      group_id: groupId, name, description: fields.description ?? '', mailaddr: fields.mailaddr ?? `hostmaster.${name}`,
+      serial: nextSerial(0, now), refresh: fields.refresh ?? SOA_DEFAULTS.refresh, retry: fields.retry ?? SOA_DEFAULTS.retry,
+      expire: fields.expire ?? SOA_DEFAULTS.expire, minimum: fields.minimum ?? SOA_DEFAULTS.minimum, ttl: fields.ttl ?? SOA_DEFAULTS.ttl,
+    }, now).catch((err: unknown) => {
+      throw isUniqueViolation(err) ? duplicateZone() : err;
+    });
+    await checkNameserverRules(trx, zone, nameservers);
+    await replaceZoneNameservers(trx, zone.id, nameservers.map((n) => n.id));
+    const wire = serializeZone(zone, nameservers);
+    await deps.audit.record(trx, { actor: caller, objectType: 'zone', objectId: zone.id, action: 'create', before: null, after: wire });
+    return wire;
+  });
+}
+
+/** Changes SOA fields, description or nameservers, or (deleted:false) restores; the serial advances. */
+export async function changeZone(deps: Deps, caller: Caller, id: number, input: ZoneInput): Promise<Zone> {
+  const fields = checkFields(input);
+  return deps.db.transaction().execute(async (trx) => {
+    const before = await findZoneById(trx, id, { lock: true });
+    const restoring = input.deleted === false;
+    if (!before || (before.deleted_at !== null) !== restoring) throw notFound('Zone not found');
+    await assertGroupAccess(trx, caller, before.group_id, 'zone');
+    if (input.gid !== undefined) {
+      await assertGroupAccess(trx, caller, input.gid, 'group');
+      fields.group_id = input.gid;
+    }
+    const nsBefore = (await findZoneNameservers(trx, [id])).get(id) ?? [];
+    const nameservers = input.nameservers ? await resolveNameservers(trx, caller, input.nameservers) : nsBefore;
+    const now = deps.clock.now();
+    const after = await updateZone(trx, id, { ...fields, serial: nextSerial(before.serial, now), ...(restoring ? { deleted_at: null } : {}) }, now)
+      .catch((err: unknown) => {
+        throw isUniqueViolation(err) ? duplicateZone() : err;
+      });
+    if (!after) throw notFound('Zone not found');
+    if (input.nameservers) {
+      await checkNameserverRules(trx, after, nameservers);
+      await replaceZoneNameservers(trx, id, nameservers.map((n) => n.id));
+    }
+    const wire = serializeZone(after, nameservers);
+    await deps.audit.record(trx, {
+      actor: caller, objectType: 'zone', objectId: id, action: restoring ? 'restore' : 'update',
+      before: serializeZone(before, nsBefore), after: wire,
+    });
+    return wire;
+  });
+}
+
+/** Soft delete: the zone and its records disappear from lists and exports; `deleted:false` brings them back. */
+export async function deleteZone(deps: Deps, caller: Caller, id: number): Promise<Zone> {
+  return deps.db.transaction().execute(async (trx) => {
+    const before = await lockZoneForChange(trx, caller, id);
+    const ns = (await findZoneNameservers(trx, [id])).get(id) ?? [];
+    const now = deps.clock.now();
+    const after = await updateZone(trx, id, { deleted_at: now, serial: nextSerial(before.serial, now) }, now);
+    if (!after) throw notFound('Zone not found');
+    const wire = serializeZone(after, ns);
+    await deps.audit.record(trx, { actor: caller, objectType: 'zone', objectId: id, action: 'delete', before: serializeZone(before, ns), after: wire });
+    return wire;
+  });
+}
+
+/** Advances a locked zone's serial after a change to its records. */
+export async function bumpSerial(trx: Db, zone: ZoneRow, now: Date): Promise<void> {
+  await updateZone(trx, zone.id, { serial: nextSerial(zone.serial, now) }, now);
+}

@@ -1,0 +1,107 @@
+import { startTestServer, type TestServer } from '../helpers/server';
+import type { CookieClient } from '../helpers/client';
+import { expectStatus, newNameserver, newZone, rulesOf } from './dns-client';
+
+let server: TestServer;
+let alice: CookieClient;
+let groupId: number;
+
+beforeAll(async () => {
+  server = await startTestServer({ kind: 'postgres' });
+  ({ groupId } = await server.seedUser({ group: 'ns-acme', username: 'alice' }));
+  alice = await server.login('alice@ns-acme');
+});
+afterAll(() => server?.close());
+
+describe('nameservers', () => {
+  test('create, read, list, update; names get a trailing dot and are lowercased', async () => {
+    const res = expectStatus(await alice.post('/nameserver', { name: 'NS1.Example.NET', address: '192.0.2.1', address6: '2001:DB8::0:1', export: { type: 'nsd' } }), 201);
+    expect(res.body).toEqual({
+      nameserver: { id: expect.any(Number), gid: groupId, name: 'ns1.example.net.', address: '192.0.2.1', address6: '2001:db8::1', ttl: 3600, description: '', export: { type: 'nsd' }, deleted: false },
+      meta: { api: { version: expect.any(String) }, msg: 'the nameserver was created' },
+    });
+    const id = res.body.nameserver.id;
+    expect(expectStatus(await alice.get(`/nameserver/${id}`), 200).body.nameserver.name).toBe('ns1.example.net.');
+    const list = expectStatus(await alice.get('/nameserver'), 200).body.nameserver;
+    expect(list.map((n: { id: number }) => n.id)).toContain(id);
+    const put = expectStatus(await alice.put(`/nameserver/${id}`, { ttl: 600, description: 'primary' }), 200);
+    expect(put.body.nameserver).toMatchObject({ ttl: 600, description: 'primary', name: 'ns1.example.net.' });
+  });
+
+  test('a duplicate name is 409', async () => {
+    const ns = await newNameserver(alice);
+    const res = await alice.post('/nameserver', { name: ns.name, address: '192.0.2.9' });
+    expect(res.status).toBe(409);
+    expect(res.body).toEqual({ statusCode: 409, error: 'Conflict', message: 'A nameserver with that name already exists' });
+  });
+
+  test.each([
+    [{ name: 'ns_1.example.net.' }, 'hostname_ldh'],
+    [{ name: 'ns..example.net.' }, 'empty_label'],
+    [{ address: '192.0.2.999' }, 'ipv4'],
+    [{ address6: 'not-v6' }, 'ipv6'],
+    [{ ttl: -5 }, 'ttl'],
+  ])('%j → 400 naming the rule %s', async (body, rule) => {
+    const res = await alice.post('/nameserver', { name: 'nsx.example.net.', address: '192.0.2.1', ...body });
+    expect(res.status).toBe(400);
+    expect(rulesOf(res)).toContain(rule);
+    expect(res.body.message).toContain(`(${rule})`);
+  });
+
+  test('unknown fields and bad export types are 400', async () => {
+    expect((await alice.post('/nameserver', { name: 'a.example.net.', colour: 'red' })).status).toBe(400);
+    expect((await alice.post('/nameserver', { name: 'a.example.net.', export: { type: 'djb' } })).status).toBe(400);
+  });
+
+  test('soft delete, ?deleted=true, restore; a second delete is 404; in use → 409', async () => {
+    const ns = await newNameserver(alice);
+    expectStatus(await alice.delete(`/nameserver/${ns.id}`), 200);
+    expect((await alice.get(`/nameserver/${ns.id}`)).status).toBe(404);
+    expect(expectStatus(await alice.get(`/nameserver/${ns.id}?deleted=true`), 200).body.nameserver.deleted).toBe(true);
+    expect((await alice.get('/nameserver?deleted=true')).body.nameserver.map((n: { id: number }) => n.id)).toContain(ns.id);
+    expect((await alice.delete(`/nameserver/${ns.id}`)).status).toBe(404);
+    expect(expectStatus(await alice.put(`/nameserver/${ns.id}`, { deleted: false }), 200).body.nameserver.deleted).toBe(false);
+
+    const used = await newNameserver(alice);
+    await newZone(alice, { nameservers: [used.id] });
+    const res = await alice.delete(`/nameserver/${used.id}`);
+    expect(res.status).toBe(409);
+    expect(res.body.message).toBe('Cannot delete nameserver: 1 active zone(s) still use it.');
+  });
+
+  test('changing a nameserver advances the serial of the zones it serves', async () => {
+    const ns = await newNameserver(alice);
+    const zone = await newZone(alice, { nameservers: [ns.id] });
+    expectStatus(await alice.put(`/nameserver/${ns.id}`, { address: '192.0.2.77' }), 200);
+    expect((await alice.get(`/zone/${zone.id}`)).body.zone.serial).toBe(zone.serial + 1);
+  });
+
+  test('another group\'s nameserver is 403; a parent group\'s is readable but not writable', async () => {
+    await server.seedUser({ group: 'ns-other', username: 'oscar' });
+    const oscar = await server.login('oscar@ns-other');
+    const theirs = await newNameserver(oscar);
+    expect((await alice.get(`/nameserver/${theirs.id}`)).status).toBe(403);
+    expect((await alice.put(`/nameserver/${theirs.id}`, { ttl: 1 })).status).toBe(403);
+    expect((await alice.get('/nameserver/999999')).status).toBe(404);
+
+    const ours = await newNameserver(alice);
+    await server.seedSubgroupUser({ parentId: groupId, group: 'ns-acme-sub', username: 'sub' });
+    const sub = await server.login('sub@ns-acme-sub');
+    expect((await sub.get(`/nameserver/${ours.id}`)).status).toBe(200);
+    expect((await sub.put(`/nameserver/${ours.id}`, { ttl: 1 })).status).toBe(403);
+    // and a zone of the subgroup may use it
+    expect((await sub.post('/zone', { zone: 'sub-uses-parent-ns.example.', nameservers: [ours.id] })).status).toBe(201);
+  });
+
+  test('every change is in the audit history, with who, before and after', async () => {
+    const ns = await newNameserver(alice);
+    await alice.put(`/nameserver/${ns.id}`, { ttl: 120 });
+    await alice.delete(`/nameserver/${ns.id}`);
+    const rows = await server.database.db
+      .selectFrom('dns.audit_log').select(['action', 'user_id', 'before', 'after'])
+      .where('object_type', '=', 'nameserver').where('object_id', '=', ns.id).orderBy('id').execute();
+    expect(rows.map((r: { action: string }) => r.action)).toEqual(['create', 'update', 'delete']);
+    expect(rows[1]).toMatchObject({ before: { ttl: 3600 }, after: { ttl: 120 } });
+    expect(rows.every((r: { user_id: number }) => r.user_id > 0)).toBe(true);
+  });
+});
