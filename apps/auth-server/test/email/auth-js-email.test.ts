@@ -35,7 +35,7 @@ function client(flowType: 'implicit' | 'pkce' = 'implicit') {
 }
 
 /** A confirmed user signed in on `auth` via signInWithOtp + verifyOtp (type email). */
-async function signedIn(auth: AuthClient, email = uniqueEmail('authjs-mail')) {
+async function signedIn(auth: InstanceType<typeof AuthClient>, email = uniqueEmail('authjs-mail')) {
   const sent = await auth.signInWithOtp({ email });
   expect(sent.error).toBeNull();
   const mail = await server.smtp.nextMessageTo(email);
