@@ -116,14 +116,25 @@ async function withIdentities(db: Executor, user: UserRow): Promise<UserJson> {
   return serializeUser(user, identities.get(user.id) ?? []);
 }
 
+/**
+ * The count corrected by what the page proves: a short, non-empty page (or a short first page) is
+ * the end of the list, so the total is exact; otherwise there are at least as many as seen so far.
+ * This makes an estimated total exact on the last page and for every filter with one page of hits.
+ */
+export function provenTotal(query: Pick<UserPageQuery, 'page' | 'perPage'>, rowsOnPage: number, counted: number): number {
+  const before = (query.page - 1) * query.perPage;
+  if (rowsOnPage < query.perPage && (rowsOnPage > 0 || query.page === 1)) return before + rowsOnPage;
+  return Math.max(counted, before + rowsOnPage);
+}
+
 export async function listUsers(
   deps: Deps,
   query: UserPageQuery,
 ): Promise<{ users: UserJson[]; total: number; aud: string }> {
   // Two independent statements on two pool connections: the latency is the slower one, not the sum.
-  const [rows, total] = await Promise.all([findUserPage(deps.db, query), countUsers(deps.db, query.filter)]);
+  const [rows, counted] = await Promise.all([findUserPage(deps.db, query), countUsers(deps.db, query.filter)]);
   const identities = await findIdentitiesByUserIds(deps.db, rows.map((r) => r.id));
-  return { users: rows.map((r) => serializeUser(r, identities.get(r.id) ?? [])), total, aud: deps.config.jwt.aud };
+  return { users: rows.map((r) => serializeUser(r, identities.get(r.id) ?? [])), total: provenTotal(query, rows.length, counted), aud: deps.config.jwt.aud };
 }
 
 export async function getUser(deps: Deps, id: string): Promise<UserJson> {
