@@ -118,12 +118,14 @@ async function withIdentities(db: Executor, user: UserRow): Promise<UserJson> {
 
 /**
  * The count corrected by what the page proves: a short, non-empty page (or a short first page) is
- * the end of the list, so the total is exact; otherwise there are at least as many as seen so far.
- * This makes an estimated total exact on the last page and for every filter with one page of hits.
+ * the end of the list, so the total is exact; an empty page further on means at most the rows
+ * before it; a full page means at least the rows seen so far. This makes an estimated total exact
+ * on the last page and for every filter with one page of hits.
  */
 export function provenTotal(query: Pick<UserPageQuery, 'page' | 'perPage'>, rowsOnPage: number, counted: number): number {
   const before = (query.page - 1) * query.perPage;
-  if (rowsOnPage < query.perPage && (rowsOnPage > 0 || query.page === 1)) return before + rowsOnPage;
+  if (rowsOnPage === 0 && query.page > 1) return Math.min(counted, before);
+  if (rowsOnPage < query.perPage) return before + rowsOnPage;
   return Math.max(counted, before + rowsOnPage);
 }
 
