@@ -1,18 +1,15 @@
 // Fresh, migrated databases for tests: one per test file (call in beforeAll, destroy in afterAll).
 // PostgreSQL: a new database on TEST_DATABASE_URL's server, dropped afterwards.
-// PGlite: a clone of a migrated template built once per process (a fresh PGlite + migrations costs
-// seconds; loading a dumped data dir skips initdb and the migrations).
-import { createHash, randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
+// PGlite: a copy of a migrated template folder (a fresh PGlite runs initdb and the migrations, which
+// costs seconds; copying a data folder and starting on it skips both).
+import { randomBytes } from 'node:crypto';
+import { rm } from 'node:fs/promises';
 import { Kysely } from 'kysely';
 import { Client } from 'pg';
 import { connect, withAuthNamespace } from './connect';
 import { migrateAuth, migrateDns } from './migrate';
-import { openPGlite } from './pglite';
 import { LazyPGliteDialect } from './pglite-dialect';
+import { clonePGlite, pgliteTemplate } from './test-support/pglite-template';
 
 export const DEFAULT_TEST_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
 
@@ -111,80 +108,15 @@ async function createPostgresDatabase(options: CreateTestDatabaseOptions): Promi
 
 // ---- PGlite -----------------------------------------------------------------------------------
 
-const templates = new Map<string, Promise<Blob>>();
-
-/**
- * The migrated data dir as a tarball. Jest gives every test file a fresh module registry, so besides
- * the in-process cache the tarball is kept in the OS temp folder under a hash of the migration
- * sources and the PGlite version: the first test file (of any run) builds it, the others load it.
- */
-function template(options: CreateTestDatabaseOptions): Promise<Blob> {
-  const key = `${options.migrate}:${options.authNamespace ?? ''}`;
-  let blob = templates.get(key);
-  if (!blob) {
-    blob = cachedTemplate(options);
-    blob.catch(() => templates.delete(key)); // a failed build is retried by the next caller
-    templates.set(key, blob);
-  }
-  return blob;
-}
-
-async function cachedTemplate(options: CreateTestDatabaseOptions): Promise<Blob> {
-  const file = path.join(os.tmpdir(), 'keyzone-pglite-templates', `${await templateKey(options)}.tar`);
-  try {
-    return new Blob([await readFile(file)]);
-  } catch {
-    const blob = await buildTemplate(options);
-    // Write then rename, so a concurrent reader never sees half a file.
-    await mkdir(path.dirname(file), { recursive: true });
-    const partial = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
-    await writeFile(partial, Buffer.from(await blob.arrayBuffer()));
-    await rename(partial, file);
-    return blob;
-  }
-}
-
-async function templateKey(options: CreateTestDatabaseOptions): Promise<string> {
-  const hash = createHash('sha256');
-  hash.update(`${options.migrate}:${options.authNamespace ?? ''}:pglite ${pgliteVersion()}\n`);
-  for (const dir of [path.join(__dirname, 'auth', 'migrations'), path.join(__dirname, 'dns', 'migrations')]) {
-    for (const name of (await readdir(dir)).sort()) {
-      if (/\.(ts|js)$/.test(name) && !name.endsWith('.d.ts')) hash.update(name).update(await readFile(path.join(dir, name)));
-    }
-  }
-  return hash.digest('hex').slice(0, 24);
-}
-
-function pgliteVersion(): string {
-  const main = require.resolve('@electric-sql/pglite');
-  const pkg = JSON.parse(readFileSync(path.join(path.dirname(main), '..', 'package.json'), 'utf8')) as { version: string };
-  return pkg.version;
-}
-
-async function buildTemplate(options: CreateTestDatabaseOptions): Promise<Blob> {
-  const pg = await openPGlite();
-  const db = new Kysely<unknown>({ dialect: new LazyPGliteDialect(pg) });
-  try {
-    await runMigrations(db, options);
-    return await pg.dumpDataDir('none');
-  } finally {
-    await db.destroy();
-  }
-}
-
 async function createPGliteDatabase(options: CreateTestDatabaseOptions): Promise<TestDatabase> {
-  const blob = await template(options);
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'kz-pglite-'));
-  try {
-    const pg = await openPGlite({ dataDir: dir, loadDataDir: blob });
-    const db = withAuthNamespace(new Kysely<unknown>({ dialect: new LazyPGliteDialect(pg) }), options.authNamespace);
-    const destroy = async () => {
-      await db.destroy();
-      await rm(dir, { recursive: true, force: true });
-    };
-    return { kind: 'pglite', url: `pglite://${dir}`, db, destroy };
-  } catch (err) {
+  const template = await pgliteTemplate(`${options.migrate}${options.authNamespace ? `-${options.authNamespace}` : ''}`, (db) =>
+    runMigrations(db, options),
+  );
+  const { dir, pg } = await clonePGlite(template);
+  const db = withAuthNamespace(new Kysely<unknown>({ dialect: new LazyPGliteDialect(pg) }), options.authNamespace);
+  const destroy = async () => {
+    await db.destroy();
     await rm(dir, { recursive: true, force: true });
-    throw err;
-  }
+  };
+  return { kind: 'pglite', url: `pglite://${dir}`, db, destroy };
 }
