@@ -6,9 +6,9 @@ import type { Request, RequestHandler } from 'express';
 import { TokenError } from '@keyzone/tokens';
 import type { Deps } from '../deps';
 import { ApiError, ErrorCode, Messages } from '../errors';
-import type { SessionRow, UserRow } from '../queries/columns';
+import type { IdentityRow, SessionRow, UserRow } from '../queries/columns';
 import { findSessionById } from '../queries/sessions';
-import { findUserById } from '../queries/users';
+import { findUserContext } from '../queries/user-context';
 import { isBanned } from '../services/accounts';
 
 export interface Caller {
@@ -16,6 +16,8 @@ export interface Caller {
   token: string;
   /** Set by requireUser only. */
   user?: UserRow;
+  /** The user's identities (requireUser only), loaded with the user in one query. */
+  identities?: IdentityRow[];
   /** The session named by the session_id claim, when the token has one. */
   session?: SessionRow;
 }
@@ -58,16 +60,12 @@ export function requireUser(deps: Pick<Deps, 'jwt' | 'clock' | 'db'>): RequestHa
     if (typeof sub !== 'string' || sub === '') throw new ApiError(403, ErrorCode.bad_jwt, 'invalid claim: missing sub claim');
     if (!UUID.test(sub)) throw new ApiError(400, ErrorCode.bad_jwt, 'invalid claim: sub claim must be a UUID');
     const sessionId = typeof claims.session_id === 'string' && claims.session_id !== '' ? claims.session_id : undefined;
-    const [user, session] = await Promise.all([
-      findUserById(deps.db, sub),
-      sessionId && UUID.test(sessionId) ? findSessionById(deps.db, sessionId) : Promise.resolve(undefined),
-    ]);
-    if (!user) throw new ApiError(403, ErrorCode.user_not_found, Messages.userFromSubNotFound);
-    if (sessionId && (!session || session.user_id !== user.id)) {
-      throw new ApiError(403, ErrorCode.session_not_found, Messages.sessionNotFound);
-    }
+    const context = await findUserContext(deps.db, sub, sessionId && UUID.test(sessionId) ? sessionId : undefined);
+    if (!context) throw new ApiError(403, ErrorCode.user_not_found, Messages.userFromSubNotFound);
+    const { user, identities, session } = context;
+    if (sessionId && !session) throw new ApiError(403, ErrorCode.session_not_found, Messages.sessionNotFound);
     if (isBanned(user, deps.clock.now())) throw new ApiError(403, ErrorCode.user_banned, Messages.userBanned);
-    req.caller = { claims, token, user, session };
+    req.caller = { claims, token, user, identities, session };
     next();
   };
 }
@@ -90,8 +88,13 @@ export function requireAdmin(deps: Pick<Deps, 'jwt' | 'clock' | 'db' | 'config'>
 }
 
 /** The caller set by requireUser; a programming error if the guard is missing. */
-export function userOf(req: Request): { user: UserRow; session: SessionRow | undefined; claims: Record<string, unknown> } {
+export function userOf(req: Request): {
+  user: UserRow;
+  identities: IdentityRow[];
+  session: SessionRow | undefined;
+  claims: Record<string, unknown>;
+} {
   const caller = req.caller;
   if (!caller?.user) throw new Error('route is missing the requireUser guard');
-  return { user: caller.user, session: caller.session, claims: caller.claims };
+  return { user: caller.user, identities: caller.identities ?? [], session: caller.session, claims: caller.claims };
 }

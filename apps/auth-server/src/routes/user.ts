@@ -5,16 +5,16 @@ import type { Deps } from '../deps';
 import { userOf } from '../http/auth';
 import { clientInfo } from '../http/client';
 import { validate } from '../http/validate';
-import { findIdentitiesByUserId } from '../queries/identities';
 import { serializeUser } from '../serialize';
 import { updateUser } from '../services/user-update';
 import { metadataObject, optionalString } from './schemas';
 import { pkceOf, requestRedirect } from './email-common';
 
-export function getUser(deps: Deps): RequestHandler {
-  return async (req, res) => {
-    const { user } = userOf(req);
-    res.json(serializeUser(user, await findIdentitiesByUserId(deps.db, user.id)));
+export function getUser(_deps: Deps): RequestHandler {
+  return (req, res) => {
+    // requireUser already loaded the user with its identities (one query).
+    const { user, identities } = userOf(req);
+    res.json(serializeUser(user, identities));
   };
 }
 
