@@ -24,6 +24,8 @@ export function requireSession(deps: Deps): RequestHandler {
       groupId: session.groupId,
       isAdmin: session.isAdmin === true,
       sessionId: session.rowId,
+      user: session.loaded?.user,
+      groupName: session.loaded?.groupName,
     };
     res.locals.caller = caller;
     next();

@@ -1,6 +1,7 @@
 import type { RequestHandler, Response } from 'express';
 import session from 'express-session';
 import type { DnsConfig } from '@keyzone/config';
+import type { UserRow } from '../queries/users';
 import type { KyselySessionStore } from './session-store';
 
 declare module 'express-session' {
@@ -12,6 +13,8 @@ declare module 'express-session' {
     isAdmin: boolean;
     /** Set by the store from the row; lets touch() write last_seen_at at most once a minute. */
     lastSeenAt: number;
+    /** Set by the store: the signed-in user and group name as read with the session. Never persisted. */
+    loaded: { user: UserRow; groupName: string };
   }
 }
 

@@ -7,7 +7,7 @@ import { deleteExpiredSessions, deleteSession, findLiveSession, markSeen, upsert
 type Callback = (err?: unknown) => void;
 
 // Fields the store derives from the row on every read; never persisted inside `data`.
-const DERIVED = ['rowId', 'groupId', 'isAdmin', 'lastSeenAt'] as const;
+const DERIVED = ['rowId', 'groupId', 'isAdmin', 'lastSeenAt', 'loaded'] as const;
 const SEEN_THROTTLE_MS = 60_000;
 
 /**
@@ -35,6 +35,7 @@ export class KyselySessionStore extends session.Store {
           groupId: row.groupId,
           isAdmin: row.isAdmin,
           lastSeenAt: row.lastSeenAt ? row.lastSeenAt.getTime() : 0,
+          loaded: { user: row.user, groupName: row.groupName },
         } as unknown as SessionData;
         callback(null, data);
       },

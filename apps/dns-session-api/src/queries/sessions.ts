@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from './db';
+import type { UserRow } from './users';
 
 export interface StoredSession {
   id: number;
@@ -8,6 +9,9 @@ export interface StoredSession {
   /** Fresh from dns.users, so a demoted or moved user loses rights on the next request. */
   groupId: number;
   isAdmin: boolean;
+  /** The signed-in user's row and group name, read in the same query (GET /session, /user need no more). */
+  user: UserRow;
+  groupName: string;
 }
 
 /** A live session of a live user in a live group; undefined when unknown, expired, or the user/group is deleted. */
@@ -16,7 +20,19 @@ export async function findLiveSession(db: Db, sid: string, now: Date): Promise<S
     .selectFrom('dns.sessions as s')
     .innerJoin('dns.users as u', 'u.id', 's.user_id')
     .innerJoin('dns.groups as g', 'g.id', 'u.group_id')
-    .select(['s.id', 's.data', 's.last_seen_at', 'u.group_id', 'u.is_admin'])
+    .select([
+      's.id',
+      's.data',
+      's.last_seen_at',
+      'u.id as user_id',
+      'u.group_id',
+      'u.username',
+      'u.email',
+      'u.first_name',
+      'u.last_name',
+      'u.is_admin',
+      'g.name as group_name',
+    ])
     .where('s.sid', '=', sid)
     .where('s.expires_at', '>', now)
     .where('u.deleted_at', 'is', null)
@@ -24,7 +40,17 @@ export async function findLiveSession(db: Db, sid: string, now: Date): Promise<S
     .executeTakeFirst();
   if (!row) return undefined;
   const data = typeof row.data === 'string' ? (JSON.parse(row.data) as Record<string, unknown>) : (row.data as Record<string, unknown>);
-  return { id: row.id, data, lastSeenAt: row.last_seen_at, groupId: row.group_id, isAdmin: row.is_admin };
+  const user: UserRow = {
+    id: row.user_id,
+    group_id: row.group_id,
+    username: row.username,
+    email: row.email,
+    first_name: row.first_name,
+    last_name: row.last_name,
+    is_admin: row.is_admin,
+    deleted_at: null,
+  };
+  return { id: row.id, data, lastSeenAt: row.last_seen_at, groupId: row.group_id, isAdmin: row.is_admin, user, groupName: row.group_name };
 }
 
 export async function nextSessionId(db: Db): Promise<number> {

@@ -13,11 +13,8 @@ export interface UserRow {
   deleted_at: Date | null;
 }
 
-export interface UserCredentials {
-  id: number;
-  group_id: number;
+export interface UserCredentials extends Omit<UserRow, 'deleted_at'> {
   group_name: string;
-  username: string;
   password_hash: string;
   password_scheme: PasswordScheme;
   salt: string | null;
@@ -39,7 +36,19 @@ export async function findLoginCandidates(db: Db, username: string, groupName: s
   return db
     .selectFrom('dns.users as u')
     .innerJoin('dns.groups as g', 'g.id', 'u.group_id')
-    .select(['u.id', 'u.group_id', 'g.name as group_name', 'u.username', 'u.password_hash', 'u.password_scheme', 'u.salt'])
+    .select([
+      'u.id',
+      'u.group_id',
+      'g.name as group_name',
+      'u.username',
+      'u.email',
+      'u.first_name',
+      'u.last_name',
+      'u.is_admin',
+      'u.password_hash',
+      'u.password_scheme',
+      'u.salt',
+    ])
     .where((eb) => eb(eb.fn('lower', ['u.username']), '=', username.toLowerCase()))
     .where('g.name', '=', groupName)
     .where('u.deleted_at', 'is', null)

@@ -46,7 +46,9 @@ const login = defineRoute({
   async handler({ body }, { deps, req }) {
     const { user, group } = await authenticate(deps, body.username, body.password);
     const rowId = await nextSessionId(deps.db);
-    await regenerate(req); // a new id at login: no session fixation
+    // A new id at login (no session fixation) whenever a stored session came with the request. Without one,
+    // express-session has just generated a fresh id that no client has seen, so there is nothing to replace.
+    if (req.session.rowId) await regenerate(req);
     req.session.rowId = rowId;
     req.session.userId = user.id;
     req.session.groupId = group.id;
@@ -71,7 +73,7 @@ const current = defineRoute({
     401: errorExamples.missingAuthentication,
   },
   async handler(_input, { deps, caller }) {
-    const { user, group } = await currentLogin(deps, caller.userId);
+    const { user, group } = await currentLogin(deps, caller);
     return {
       body: withMeta(
         { user: serializeLoginUser(user), group: { id: group.id, name: group.name }, session: { id: caller.sessionId } },

@@ -63,7 +63,7 @@ export const userRoutes: RouteFamily = {
       summary: 'The signed-in user',
       responses: { 200: { description: 'You', schema: userResponseSchema, example: withMsg('this is you') }, 401: common[401] },
       async handler(_input, { deps, caller }) {
-        const { user } = await currentLogin(deps, caller.userId);
+        const { user } = await currentLogin(deps, caller);
         return { body: userBody(user, 'this is you') };
       },
     }),

@@ -1,3 +1,5 @@
+import type { UserRow } from '../queries/users';
+
 /** Who is asking: the signed-in user as the session store loaded them (fresh from the database each request). */
 export interface Caller {
   userId: number;
@@ -5,4 +7,7 @@ export interface Caller {
   isAdmin: boolean;
   /** dns.sessions.id: the integer session id of the login response. */
   sessionId: number;
+  /** The caller's own row and group name, read with the session (saves a query when they read themselves). */
+  user?: UserRow;
+  groupName?: string;
 }

@@ -1,8 +1,14 @@
 import type { Deps } from '../deps';
 import { invalidCredentials, notFound } from '../errors';
-import { findGroupById, type GroupRow } from '../queries/groups';
+import { findGroupById } from '../queries/groups';
 import { findLoginCandidates, findUserById, upgradePasswordHash, type UserRow } from '../queries/users';
+import type { Caller } from './caller';
 import { DummyPasswordCheck, hashPassword, verifyPassword } from './passwords';
+
+export interface GroupRef {
+  id: number;
+  name: string;
+}
 
 const dummies = new Map<number, DummyPasswordCheck>();
 
@@ -27,7 +33,7 @@ export function parseLoginName(input: string, defaultGroup: string): { username:
  * and costs at least one bcrypt comparison at the configured cost. A legacy NicTool hash that matches is
  * replaced by a bcrypt hash before the login succeeds.
  */
-export async function authenticate(deps: Deps, login: string, password: string): Promise<{ user: UserRow; group: GroupRow }> {
+export async function authenticate(deps: Deps, login: string, password: string): Promise<{ user: UserRow; group: GroupRef }> {
   const { username, groupName } = parseLoginName(login, deps.config.http.defaultGroup);
   const cost = deps.config.security.bcryptCost;
   const candidates = await findLoginCandidates(deps.db, username, groupName);
@@ -39,18 +45,18 @@ export async function authenticate(deps: Deps, login: string, password: string):
     if (stored.scheme !== 'bcrypt') {
       await upgradePasswordHash(deps.db, candidate.id, stored.hash, await hashPassword(password, cost), deps.clock.now());
     }
-    const [user, group] = await Promise.all([findUserById(deps.db, candidate.id), findGroupById(deps.db, candidate.group_id)]);
-    if (!user || !group) break;
-    return { user, group };
+    const { group_name: groupName, password_hash: _h, password_scheme: _s, salt: _salt, ...user } = candidate;
+    return { user: { ...user, deleted_at: null }, group: { id: candidate.group_id, name: groupName } };
   }
   if (!bcryptCompared) await dummyFor(cost).run(password);
   throw invalidCredentials();
 }
 
-/** The signed-in user and group, fresh (GET /session, GET /user). */
-export async function currentLogin(deps: Deps, userId: number): Promise<{ user: UserRow; group: GroupRow }> {
-  const user = await findUserById(deps.db, userId);
+/** The signed-in user and group (GET /session, GET /user): as read with the session in this request. */
+export async function currentLogin(deps: Deps, caller: Caller): Promise<{ user: UserRow; group: GroupRef }> {
+  if (caller.user && caller.groupName !== undefined) return { user: caller.user, group: { id: caller.groupId, name: caller.groupName } };
+  const user = await findUserById(deps.db, caller.userId);
   const group = user ? await findGroupById(deps.db, user.group_id) : undefined;
   if (!user || !group) throw notFound('User not found');
-  return { user, group };
+  return { user, group: { id: group.id, name: group.name } };
 }

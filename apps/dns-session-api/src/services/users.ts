@@ -35,6 +35,8 @@ const duplicateUsername = () => conflict('A user with that username already exis
 
 /** A user the caller may read: 404 when unknown (or not in the requested deleted state), 403 outside the subtree. */
 export async function getUser(deps: Deps, caller: Caller, id: number, options: { deleted: boolean }): Promise<UserRow> {
+  // The caller's own row came with the session, read in this request: no second query.
+  if (id === caller.userId && caller.user && !options.deleted) return caller.user;
   const user = await findUserById(deps.db, id);
   if (!user || (user.deleted_at !== null) !== options.deleted) throw notFound('User not found');
   await assertGroupAccess(deps.db, caller, user.group_id, 'user');
