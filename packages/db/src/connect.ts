@@ -11,6 +11,11 @@ export interface ConnectOptions {
   maxPoolSize?: number;
   /** DB_NAMESPACE: `auth.<table>` is rewritten to `auth.<namespace>_<table>`. Empty = none. */
   authNamespace?: string;
+  /**
+   * Called when an idle pooled connection fails (server restart, terminated backend). Without a
+   * listener node-postgres would crash the process; the pool replaces the connection either way.
+   */
+  onIdleConnectionError?: (err: Error) => void;
 }
 
 export type ParsedDatabaseUrl =
@@ -48,7 +53,9 @@ export function connect<DB>(url: string, options: ConnectOptions = {}): Kysely<D
   if (parsed.kind === 'postgres') {
     const config: PoolConfig = { connectionString: parsed.url };
     if (options.maxPoolSize !== undefined && options.maxPoolSize > 0) config.max = options.maxPoolSize;
-    dialect = new PostgresDialect({ pool: new Pool(config) });
+    const pool = new Pool(config);
+    pool.on('error', (err) => options.onIdleConnectionError?.(err));
+    dialect = new PostgresDialect({ pool });
   } else {
     dialect = new LazyPGliteDialect({ dataDir: parsed.dataDir });
   }

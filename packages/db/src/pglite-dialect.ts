@@ -37,15 +37,43 @@ function isPGlite(source: OpenPGliteOptions | PGlite): source is PGlite {
   return typeof (source as PGlite).query === 'function';
 }
 
+// Two PGlite instances on one folder corrupt it. Within a process we can at least refuse clearly
+// (e.g. main.ts migrating through one connect() and serving through another on the same URL).
+const openDirs = new Set<string>();
+
 class LazyPGliteDriver implements Driver {
   #inner: Driver | undefined;
+  #claimedDir: string | undefined;
 
   constructor(private readonly source: OpenPGliteOptions | PGlite) {}
 
   async init(): Promise<void> {
-    const pg = isPGlite(this.source) ? this.source : await openPGlite(this.source);
+    let pg: PGlite;
+    if (isPGlite(this.source)) {
+      pg = this.source;
+    } else {
+      const dir = this.source.dataDir;
+      if (dir !== undefined) {
+        if (openDirs.has(dir)) {
+          throw new Error(`PGlite data folder ${dir} is already open in this process: share one Kysely instance (or destroy the first)`);
+        }
+        openDirs.add(dir);
+        this.#claimedDir = dir;
+      }
+      try {
+        pg = await openPGlite(this.source);
+      } catch (err) {
+        this.#release();
+        throw err;
+      }
+    }
     this.#inner = new PGliteDialect(pg).createDriver();
     await this.#inner.init();
+  }
+
+  #release(): void {
+    if (this.#claimedDir !== undefined) openDirs.delete(this.#claimedDir);
+    this.#claimedDir = undefined;
   }
 
   get inner(): Driver {
@@ -79,7 +107,11 @@ class LazyPGliteDriver implements Driver {
   }
   async destroy(): Promise<void> {
     // Closes the PGlite instance (also one handed in by the caller: the Kysely owns it).
-    await this.#inner?.destroy();
+    try {
+      await this.#inner?.destroy();
+    } finally {
+      this.#release();
+    }
   }
 }
 

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { connect, defaultDatabaseUrl, parseDatabaseUrl } from '../src';
+import { createTestDatabase } from '../src/testing';
 
 describe('parseDatabaseUrl', () => {
   test('postgres:// and postgresql:// go to node-postgres', () => {
@@ -41,6 +42,9 @@ test('pglite://<dir> creates the folder and persists across connections', async 
     const first = connect<unknown>(`pglite://${dir}`);
     await sql`create table kept (v text)`.execute(first);
     await sql`insert into kept values ('still here')`.execute(first);
+    const again = connect<unknown>(`pglite://${dir}`);
+    await expect(sql`select 1`.execute(again)).rejects.toThrow(`PGlite data folder ${dir} is already open in this process`);
+    await again.destroy();
     await first.destroy();
     expect((await stat(dir)).isDirectory()).toBe(true);
 
@@ -50,5 +54,36 @@ test('pglite://<dir> creates the folder and persists across connections', async 
     expect(rows).toEqual([{ v: 'still here' }]);
   } finally {
     await rm(parent, { recursive: true, force: true });
+  }
+});
+
+test('createTestDatabase throws a clear error when PostgreSQL is unreachable (never skips)', async () => {
+  const saved = process.env.TEST_DATABASE_URL;
+  process.env.TEST_DATABASE_URL = 'postgres://postgres:secret@127.0.0.1:1/postgres';
+  try {
+    const error = await createTestDatabase({ kind: 'postgres', migrate: 'none' }).catch((e: unknown) => e);
+    expect((error as Error).message).toMatch(/^PostgreSQL for tests is unreachable at postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:1\/postgres: /);
+    expect((error as Error).message).not.toContain('secret');
+  } finally {
+    if (saved === undefined) delete process.env.TEST_DATABASE_URL;
+    else process.env.TEST_DATABASE_URL = saved;
+  }
+});
+
+test('a pooled connection killed while idle is reported, not a process crash', async () => {
+  const testDb = await createTestDatabase({ kind: 'postgres', migrate: 'none' });
+  let reported!: (err: Error) => void;
+  const idleError = new Promise<Error>((resolve) => (reported = resolve));
+  const db = connect<unknown>(testDb.url, { maxPoolSize: 1, onIdleConnectionError: (err) => reported(err) });
+  try {
+    const { rows } = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(db);
+    await sql`select pg_terminate_backend(${rows[0]?.pid})`.execute(testDb.db);
+    expect((await idleError).message).toMatch(/terminat/);
+    // The pool replaces the connection.
+    const after = await sql<{ one: number }>`select 1 as one`.execute(db);
+    expect(after.rows).toEqual([{ one: 1 }]);
+  } finally {
+    await db.destroy();
+    await testDb.destroy();
   }
 });
