@@ -9,6 +9,7 @@ import type { Deps } from '../deps';
 import { requireAdmin, requireUser } from '../http/auth';
 import { parseBody } from '../http/body';
 import { listAdminAudit } from './admin-audit';
+import { adminGenerateLink } from './admin-generate-link';
 import { createAdminUser, deleteAdminUser, getAdminUser, listAdminUsers, updateAdminUser } from './admin-users';
 import { health } from './health';
 import { jwks } from './jwks';
@@ -62,5 +63,6 @@ export function buildRouter(deps: Deps): Router {
   router.put('/admin/users/:user_id', admin, json, updateAdminUser(deps));
   router.delete('/admin/users/:user_id', admin, json, deleteAdminUser(deps));
   router.get('/admin/audit', admin, listAdminAudit(deps));
+  router.post('/admin/generate_link', admin, json, adminGenerateLink(deps));
   return router;
 }
