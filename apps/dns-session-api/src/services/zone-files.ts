@@ -4,7 +4,7 @@
 // others stay ordinary records.
 import { isUniqueViolation } from '@keyzone/db';
 import type { Deps } from '../deps';
-import { exportZone, importZone, SOA_DEFAULTS } from '../dns';
+import { derivedRecords, exportZone, importZone, rdataKey, SOA_DEFAULTS } from '../dns';
 import { notFound } from '../errors';
 import { insertRecordCreateEntries } from '../queries/audit';
 import { findLiveNameserversByName } from '../queries/nameservers';
@@ -55,8 +55,18 @@ export async function importZoneFile(deps: Deps, caller: Caller, input: ImportIn
     const known = await findLiveNameserversByName(trx, apexNs.map((r) => String(r.rdata.dname)));
     const usable = new Map<string, (typeof known)[number]>();
     for (const ns of known) if (await canUseNameserverOf(trx, caller, ns.group_id)) usable.set(ns.name, ns);
-    const assigned = apexNs.map((r) => usable.get(String(r.rdata.dname))).filter((n) => n !== undefined);
-    const records = parsed.records.filter((r) => !(r.type === 'NS' && r.owner === parsed.zone && usable.has(String(r.rdata.dname))));
+    // The SOA MNAME (the primary) first, then file order: export writes the first nameserver as MNAME.
+    const assigned = apexNs
+      .map((r) => usable.get(String(r.rdata.dname)))
+      .filter((n) => n !== undefined)
+      .sort((a, b) => Number(b.name === soa.mname) - Number(a.name === soa.mname));
+    // Those NS records, and A/AAAA glue equal to what the assigned nameservers' addresses give, are derived
+    // again on export: storing them too would duplicate them.
+    const derived = new Set(
+      derivedRecords({ name: parsed.zone, ttl: 0, soa: { rname: '', serial: 0, refresh: 0, retry: 0, expire: 0, minimum: 0 }, nameservers: assigned, records: [] })
+        .map((r) => `${r.owner} ${r.type} ${rdataKey(r)}`),
+    );
+    const records = parsed.records.filter((r) => !derived.has(`${r.owner} ${r.type} ${rdataKey(r)}`));
 
     const now = deps.clock.now();
     const zone = await insertZone(trx, {

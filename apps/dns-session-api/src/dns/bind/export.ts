@@ -77,8 +77,10 @@ export function zoneFileRecords(zone: ExportZone): ZoneRecord[] {
 export function exportZone(zone: ExportZone): string {
   const origin = normalizeName(zone.name);
   const records = zoneFileRecords(zone);
+  // MNAME: the primary is the first assigned nameserver, else the first apex NS record, else the apex.
   const firstNs = records.find((r) => r.type === 'NS' && r.owner === origin);
-  const mname = zone.soa.mname ?? (firstNs ? String(firstNs.rdata.dname) : origin);
+  const primary = zone.nameservers[0] ? normalizeName(zone.nameservers[0].name) : undefined;
+  const mname = zone.soa.mname ?? primary ?? (firstNs ? String(firstNs.rdata.dname) : origin);
   const { rname, serial, refresh, retry, expire, minimum } = zone.soa;
   const lines: string[] = [];
   if (zone.comment) lines.push(`; ${zone.comment.replace(/\n/g, ' ')}`);
