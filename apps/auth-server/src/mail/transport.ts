@@ -18,6 +18,8 @@ export interface Envelope {
 export interface MailTransport {
   readonly name: 'smtp' | 'log' | 'unconfigured';
   send(envelope: Envelope): Promise<{ messageId: string }>;
+  /** A round trip to the mail server without sending (connect, greet, authenticate, quit). */
+  probe(): Promise<void>;
   close(): void;
 }
 
@@ -50,6 +52,9 @@ export function createSmtpTransport(settings: SmtpSettings): MailTransport {
       });
       return { messageId: String(info.messageId ?? '') };
     },
+    async probe() {
+      await transporter.verify();
+    },
     close() {
       transporter.close();
     },
@@ -79,6 +84,7 @@ export function createLogTransport(log: Logger): MailTransport {
       );
       return { messageId };
     },
+    async probe() {},
     close() {},
   };
 }
@@ -90,6 +96,7 @@ export function createUnconfiguredTransport(): MailTransport {
     async send() {
       throw new Error('SMTP is not configured (set SMTP_HOST, SMTP_PORT and SMTP_ADMIN_EMAIL)');
     },
+    async probe() {},
     close() {},
   };
 }

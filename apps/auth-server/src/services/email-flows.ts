@@ -4,6 +4,7 @@
 import type { Deps } from '../deps';
 import { ApiError, ErrorCode, Messages } from '../errors';
 import type { UserRow } from '../queries/columns';
+import { countEmailsSentSince } from '../queries/email-send-log';
 import { setInvitedAt } from '../queries/email-users';
 import { findIdentitiesByUserId } from '../queries/identities';
 import { findUserByEmail, findUserById, setUserMetadata } from '../queries/users';
@@ -65,12 +66,19 @@ export async function sendPasswordlessEmail(
   });
 }
 
-/** POST /recover: unknown addresses get the same empty answer. */
+/**
+ * POST /recover: unknown addresses get the same empty answer, after the same kind of work: a
+ * transaction reading the email budget and a round trip to the mail server (without a message),
+ * so the response time does not tell whether the address has an account.
+ */
 export async function sendRecoveryEmail(deps: Deps, input: EmailRequest): Promise<void> {
   requireEmailProvider(deps);
   const email = normalizeEmail(input.email);
   const user = await findUserByEmail(deps.db, email, deps.config.jwt.aud);
-  if (!user) return;
+  if (!user) {
+    await mirrorSendWork(deps);
+    return;
+  }
   const now = deps.clock.now();
   await deps.db.transaction().execute(async (tx) => {
     await sendEmailToken(deps, tx, { target: { userId: user.id, email }, action: 'recovery', redirectTo: input.redirectTo, pkce: input.pkce });
@@ -139,5 +147,14 @@ export async function sendReauthenticationNonce(deps: Deps, input: { user: UserR
   await deps.db.transaction().execute(async (tx) => {
     await sendEmailToken(deps, tx, { target: { userId: user.id, email }, action: 'reauthentication', redirectTo: deps.config.siteUrl });
     await audit(tx, { actor: user, action: AuditAction.userReauthenticateRequested, client: input.client, at: now });
+  });
+}
+
+/** The database and SMTP work of a send, minus the send: used where an answer must not leak existence. */
+async function mirrorSendWork(deps: Deps): Promise<void> {
+  const since = new Date(deps.clock.now().getTime() - deps.config.rateLimit.emailSentPeriod * 1000);
+  await deps.db.transaction().execute((tx) => countEmailsSentSince(tx, since));
+  await deps.mailer?.transport.probe().catch((err: unknown) => {
+    deps.log.warn({ err: (err as Error).message }, 'mail server probe failed');
   });
 }

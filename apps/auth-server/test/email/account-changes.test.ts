@@ -119,6 +119,23 @@ describe('PUT /user {email}', () => {
     expect(signIn.status).toBe(200);
   });
 
+  it('/resend email_change re-sends both messages once SMTP_MAX_FREQUENCY has passed', async () => {
+    const { email, session } = await confirmedSession(server);
+    const newEmail = uniqueEmail('resent');
+    await call(server.url, 'PUT', '/user', { token: session.access_token, body: { email: newEmail } });
+    const firstNew = await server.smtp.nextMessageTo(newEmail);
+    await server.smtp.nextMessageTo(email);
+    expect((await call(server.url, 'POST', '/resend', { body: { type: 'email_change', email } })).status).toBe(429);
+    server.clock.advance(60);
+    expect((await call(server.url, 'POST', '/resend', { body: { type: 'email_change', email } })).status).toBe(200);
+    const toNew = await server.smtp.nextMessageTo(newEmail);
+    const toOld = await server.smtp.nextMessageTo(email);
+    expect(codeOf(toNew)).not.toBe(codeOf(firstNew));
+    await call(server.url, 'POST', '/verify', { body: { type: 'email_change', email, token: codeOf(toOld) } });
+    const done = await call(server.url, 'POST', '/verify', { body: { type: 'email_change', email: newEmail, token: codeOf(toNew) } });
+    expect(done.body.user.email).toBe(newEmail);
+  });
+
   it('an address in use → 422 email_exists, nothing sent', async () => {
     const a = await confirmedSession(server);
     const b = await confirmedSession(server);

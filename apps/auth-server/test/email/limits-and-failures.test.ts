@@ -1,5 +1,9 @@
 // RATE_LIMIT_EMAIL_SENT (service-wide, counted in the database), SMTP_MAX_FREQUENCY, and a failed
 // send leaving nothing behind.
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { connect, type AuthDatabase } from '@keyzone/db';
+import { createApp } from '../../src/app';
 import { call } from '../helpers/http';
 import { uniqueEmail } from '../helpers/users';
 import { codeOf, startEmailTestServer, type EmailTestServer } from '../helpers/email-server';
@@ -34,6 +38,32 @@ describe('email limits', () => {
     server.clock.advance(3601);
     expect((await call(server.url, 'POST', '/otp', { body: { email: emails[3] } })).status).toBe(200);
     await server.smtp.nextMessageTo(emails[3]!);
+  });
+
+  it('two instances on one database share the budget', async () => {
+    server.clock.advance(7200);
+    // A second instance: its own app and connection pool, same database and mail server.
+    const db2 = connect<AuthDatabase>(server.deps.config.db.url);
+    const app2 = createApp({ ...server.deps, db: db2 });
+    const http2: Server = await new Promise((resolve) => {
+      const s = app2.listen(0, '127.0.0.1', () => resolve(s));
+    });
+    const url2 = `http://127.0.0.1:${(http2.address() as AddressInfo).port}`;
+    try {
+      const emails = [0, 1, 2, 3].map(() => uniqueEmail('shared'));
+      const urls = [server.url, url2, server.url];
+      for (const [i, email] of emails.slice(0, 3).entries()) {
+        expect((await call(urls[i]!, 'POST', '/otp', { body: { email } })).status).toBe(200);
+        await server.smtp.nextMessageTo(email);
+      }
+      const over = await call(url2, 'POST', '/otp', { body: { email: emails[3] } });
+      expect(over.status).toBe(429);
+      expect(over.body.msg).toBe('email rate limit exceeded');
+    } finally {
+      http2.closeAllConnections();
+      await new Promise((resolve) => http2.close(resolve));
+      await db2.destroy();
+    }
   });
 
   it('SMTP_MAX_FREQUENCY applies per user and kind', async () => {

@@ -88,12 +88,15 @@ describe('POST /recover', () => {
     expect((await call(server.url, 'POST', '/token?grant_type=password', { body: { email, password: 'brand-new-pass' } })).status).toBe(200);
   });
 
-  it('an unknown email gets the same 200 {} and no mail', async () => {
+  it('an unknown email gets the same 200 {} and no mail, after the same SMTP round trip', async () => {
     const email = uniqueEmail('recover-none');
+    const connectionsBefore = server.smtp.connections();
     const res = await call(server.url, 'POST', '/recover', { body: { email } });
     expect(res.status).toBe(200);
     expect(res.text).toBe('{}');
+    expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
     expect(server.smtp.pendingFor(email)).toHaveLength(0);
+    expect(server.smtp.connections()).toBe(connectionsBefore + 1);
   });
 
   it('a password change clears a pending recovery token', async () => {

@@ -28,6 +28,8 @@ export interface SmtpCatcher {
   port: number;
   /** Every message received so far, oldest first. */
   readonly messages: CaughtMail[];
+  /** SMTP connections accepted so far (a probe connects without sending). */
+  connections(): number;
   /** Resolves with the oldest not-yet-taken message to `address` (waits for it if needed). */
   nextMessageTo(address: string, timeoutMs?: number): Promise<CaughtMail>;
   /** Messages to `address` received but not yet taken by nextMessageTo. */
@@ -42,6 +44,7 @@ export async function startSmtpCatcher(options: { user?: string; pass?: string }
   const untaken: Array<{ address: string; mail: CaughtMail }> = [];
   const waiters: Waiter[] = [];
   let failures = 0;
+  let connections = 0;
 
   const deliver = (mail: CaughtMail) => {
     messages.push(mail);
@@ -63,6 +66,10 @@ export async function startSmtpCatcher(options: { user?: string; pass?: string }
     authOptional: !options.user,
     allowInsecureAuth: true,
     logger: false,
+    onConnect(_session, callback) {
+      connections += 1;
+      callback();
+    },
     onAuth(auth, _session, callback) {
       if (auth.username === options.user && auth.password === options.pass) return callback(null, { user: auth.username });
       return callback(new Error('Invalid username or password'));
@@ -106,6 +113,7 @@ export async function startSmtpCatcher(options: { user?: string; pass?: string }
     host: '127.0.0.1',
     port,
     messages,
+    connections: () => connections,
     nextMessageTo(address, timeoutMs = 10_000) {
       const wanted = address.toLowerCase();
       const index = untaken.findIndex((u) => u.address === wanted);
