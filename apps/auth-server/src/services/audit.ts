@@ -47,10 +47,20 @@ const logTypes: Record<AuditAction, string> = {
 /** The actor is normally a user row; admin actions pass { id, username } from the admin JWT. */
 export type AuditActor = Pick<UserRow, 'id' | 'email' | 'phone' | 'raw_user_meta_data'> | { id: string; username: string };
 
-export async function audit(
-  db: Executor,
-  input: { actor: AuditActor; action: AuditAction; client: ClientInfo; at: Date; traits?: Record<string, unknown> },
-): Promise<void> {
+export interface AuditInput {
+  actor: AuditActor;
+  action: AuditAction;
+  client: ClientInfo;
+  at: Date;
+  traits?: Record<string, unknown>;
+}
+
+export async function audit(db: Executor, input: AuditInput): Promise<void> {
+  await insertAuditEntry(db, auditEntry(input));
+}
+
+/** The row audit() writes, for callers that batch it into a larger statement. */
+export function auditEntry(input: AuditInput): { payload: Record<string, unknown>; ip: string; at: Date } {
   const { actor } = input;
   const payload: Record<string, unknown> = { actor_id: actor.id };
   if ('username' in actor) {
@@ -64,5 +74,5 @@ export async function audit(
   payload.action = input.action;
   payload.log_type = logTypes[input.action];
   if (input.traits) payload.traits = input.traits;
-  await insertAuditEntry(db, { payload, ip: input.client.ip, at: input.at });
+  return { payload, ip: input.client.ip, at: input.at };
 }
