@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -63,6 +63,29 @@ describe('node dist/main.js', () => {
       expect(login.body.group.id).toBe(created.group.id);
     } finally {
       await t.close();
+    }
+  });
+
+  test('serve (the default command) migrates, listens, answers with the interface headers, and stops on SIGTERM', async () => {
+    const child = spawn(process.execPath, [MAIN], { env: { ...env(), PORT: '0', NODE_ENV: 'development' }, cwd: os() });
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let out = '';
+        child.stdout.on('data', (chunk: Buffer) => {
+          out += chunk.toString();
+          const match = /listening on (http:\/\/[\d.:]+)/.exec(out);
+          if (match) resolve(match[1]!);
+        });
+        child.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${out}`)));
+      });
+      const res = await fetch(`${url}/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+      expect(res.status).toBe(400);
+      expect(await res.text()).toBe('{"statusCode":400,"error":"Bad Request","message":"Invalid request payload input"}');
+      expect(res.headers.get('keep-alive')).toBe('timeout=5');
+    } finally {
+      const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
     }
   });
 
