@@ -101,6 +101,14 @@ describe('POST /admin/users', () => {
     expect(phone.body.code).toBe('phone_exists');
   });
 
+  it('concurrent creates of one email: exactly one wins, the rest get 422 (never 500)', async () => {
+    const email = uniqueEmail('race');
+    const results = await Promise.all(Array.from({ length: 6 }, () => create({ email, password: 'password-123' })));
+    const statuses = results.map((r) => r.status).sort();
+    expect(statuses).toEqual([200, 422, 422, 422, 422, 422]);
+    for (const r of results.filter((x) => x.status === 422)) expect(r.body.error_code).toBe('email_exists');
+  });
+
   it('rejects bad input with 400 validation_failed, never 500', async () => {
     for (const body of [{ email: 'not-an-email' }, { email: 42 }, { phone: 'abc' }, { email: uniqueEmail(), email_confirm: 'yes' }]) {
       const res = await adminCall(server, 'POST', '/admin/users', { body, newShape: true });
