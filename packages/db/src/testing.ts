@@ -109,9 +109,12 @@ async function createPostgresDatabase(options: CreateTestDatabaseOptions): Promi
 // ---- PGlite -----------------------------------------------------------------------------------
 
 async function createPGliteDatabase(options: CreateTestDatabaseOptions): Promise<TestDatabase> {
-  const template = await pgliteTemplate(`${options.migrate}${options.authNamespace ? `-${options.authNamespace}` : ''}`, (db) =>
-    runMigrations(db, options),
-  );
+  const namespaced = options.migrate === 'auth' && options.authNamespace;
+  const template = await pgliteTemplate({
+    kind: namespaced ? `auth-${options.authNamespace}` : options.migrate,
+    sources: options.migrate === 'none' ? [] : [options.migrate],
+    migrate: (db) => runMigrations(db, options),
+  });
   const { dir, pg } = await clonePGlite(template);
   const db = withAuthNamespace(new Kysely<unknown>({ dialect: new LazyPGliteDialect(pg) }), options.authNamespace);
   const destroy = async () => {

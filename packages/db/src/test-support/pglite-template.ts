@@ -17,19 +17,28 @@ import { LazyPGliteDialect } from '../pglite-dialect';
 const ROOT = path.join(os.tmpdir(), 'keyzone-pglite-templates');
 const building = new Map<string, Promise<string>>();
 
-/** Folder of a migrated template for `kind`, built by `migrate` when missing. */
-export function pgliteTemplate(kind: string, migrate: (db: Kysely<unknown>) => Promise<void>): Promise<string> {
+export interface TemplateSpec {
+  /** Names the template folder, e.g. 'auth', 'auth-acme', 'dns', 'none'. */
+  kind: string;
+  /** Migration folders whose sources key the template: 'auth', 'dns' or none. */
+  sources: Array<'auth' | 'dns'>;
+  migrate: (db: Kysely<unknown>) => Promise<void>;
+}
+
+/** Folder of a migrated template, built when missing. */
+export function pgliteTemplate(spec: TemplateSpec): Promise<string> {
+  const { kind } = spec;
   let dir = building.get(kind);
   if (!dir) {
-    dir = findOrBuild(kind, migrate);
+    dir = findOrBuild(spec);
     dir.catch(() => building.delete(kind)); // a failed build is retried by the next caller
     building.set(kind, dir);
   }
   return dir;
 }
 
-async function findOrBuild(kind: string, migrate: (db: Kysely<unknown>) => Promise<void>): Promise<string> {
-  const dir = path.join(ROOT, `${kind}-${await sourceHash()}`);
+async function findOrBuild({ kind, sources, migrate }: TemplateSpec): Promise<string> {
+  const dir = path.join(ROOT, `${kind}-${await sourceHash(sources)}`);
   if (await exists(dir)) return dir;
   // Build beside it, then rename: a concurrent reader sees either nothing or a complete folder.
   await mkdir(ROOT, { recursive: true });
@@ -38,9 +47,12 @@ async function findOrBuild(kind: string, migrate: (db: Kysely<unknown>) => Promi
   const db = new Kysely<unknown>({ dialect: new LazyPGliteDialect(pg) });
   try {
     await migrate(db);
-  } finally {
-    await db.destroy(); // closes PGlite: a clean shutdown leaves a consistent folder
+  } catch (err) {
+    await db.destroy();
+    await rm(partial, { recursive: true, force: true });
+    throw err;
   }
+  await db.destroy(); // closes PGlite: a clean shutdown leaves a consistent folder
   try {
     await rename(partial, dir);
   } catch (err) {
@@ -63,20 +75,19 @@ export async function clonePGlite(template: string): Promise<{ dir: string; pg: 
   }
 }
 
-let hash: Promise<string> | undefined;
-
-function sourceHash(): Promise<string> {
-  hash ??= (async () => {
-    const h = createHash('sha256').update(`pglite ${pgliteVersion()}\n`);
-    for (const sub of ['auth', 'dns']) {
-      const dir = path.join(__dirname, '..', sub, 'migrations');
-      for (const name of (await readdir(dir)).sort()) {
-        if (/\.(ts|js)$/.test(name) && !name.endsWith('.d.ts')) h.update(`${sub}/${name}\n`).update(await readFile(path.join(dir, name)));
-      }
+async function sourceHash(sources: Array<'auth' | 'dns'>): Promise<string> {
+  const h = createHash('sha256').update(`pglite ${pgliteVersion()}\n`);
+  // The runner too (bookkeeping table names), from src/ under jest or dist/ otherwise.
+  for (const runner of ['migrate.ts', 'migrate.js']) {
+    h.update(await readFile(path.join(__dirname, '..', runner)).catch(() => ''));
+  }
+  for (const sub of sources) {
+    const dir = path.join(__dirname, '..', sub, 'migrations');
+    for (const name of (await readdir(dir)).sort()) {
+      if (/\.(ts|js)$/.test(name) && !name.endsWith('.d.ts')) h.update(`${sub}/${name}\n`).update(await readFile(path.join(dir, name)));
     }
-    return h.digest('hex').slice(0, 20);
-  })();
-  return hash;
+  }
+  return h.digest('hex').slice(0, 20);
 }
 
 function pgliteVersion(): string {
