@@ -57,7 +57,7 @@ export class Mailer {
     const senderName = this.config.smtp.senderName ?? adminEmail;
     try {
       return await this.transport.send({
-        from: `${JSON.stringify(senderName)} <${adminEmail}>`,
+        from: { name: senderName, address: adminEmail },
         to: mail.to,
         subject,
         html,

@@ -7,7 +7,8 @@ import type { Logger } from 'pino';
 import type { MailKind } from './kinds';
 
 export interface Envelope {
-  from: string;
+  /** Display name and address; nodemailer quotes and encodes the name. */
+  from: { name: string; address: string };
   to: string;
   subject: string;
   html: string;

@@ -2,11 +2,21 @@
 // email, accept a recovery or magic link, advance or apply an email change), then either sign the
 // user in, hand out a PKCE auth code (links of PKCE flows), or report the first of two email-change
 // confirmations. Everything happens in one transaction.
+import { randomUUID } from 'node:crypto';
+import { isUniqueViolation } from '@keyzone/db';
 import type { Deps } from '../deps';
 import { ApiError, ErrorCode, Messages } from '../errors';
 import type { UserRow } from '../queries/columns';
 import type { EmailTokenType } from '../queries/email-tokens';
-import { applyEmailChange, confirmEmail, hasPassword, markFirstEmailChangeConfirmation, setPasswordHash, updateEmailIdentity, addEmailProvider } from '../queries/email-users';
+import {
+  addEmailProvider,
+  applyEmailChange,
+  confirmEmail,
+  hasPassword,
+  markFirstEmailChangeConfirmation,
+  setPasswordHash,
+  updateEmailIdentity,
+} from '../queries/email-users';
 import { findIdentitiesByUserId, insertIdentity } from '../queries/identities';
 import { findUserById, setLastSignIn } from '../queries/users';
 import type { TokenResponseJson } from '../serialize';
@@ -19,8 +29,6 @@ import { clearEmailTokens, consumeEmailToken, PKCE_PREFIX, type TokenProof } fro
 import { checkPasswordStrength, hashPassword } from './passwords';
 import { issueAuthCode, type EmailAuthenticationMethod } from './pkce';
 import { AmrMethod, createSession, type IssuedSession } from './sessions';
-import { randomUUID } from 'node:crypto';
-import { isUniqueViolation } from '@keyzone/db';
 
 export const EMAIL_VERIFY_TYPES = ['signup', 'invite', 'recovery', 'magiclink', 'email_change', 'email'] as const;
 export type EmailVerifyType = (typeof EMAIL_VERIFY_TYPES)[number];

@@ -137,8 +137,8 @@ describe('Mailer', () => {
     await mailer.send({ kind: 'magicLink', to: 'dave@example.com', data: { SiteURL: 's', ConfirmationURL: 'https://m/', Token: '333444' } });
     const magic = await catcher.nextMessageTo('dave@example.com');
     expect(magic.subject).toBe('Your sign-in link');
-    // sender name defaults to the admin email, which nodemailer writes as the bare address
-    expect(magic.rawFrom).toBe('admin@example.com');
+    // The sender name defaults to the admin email.
+    expect(magic.rawFrom).toBe('"admin@example.com" <admin@example.com>');
     expect(magic.html).toContain('<a href="https://m/">Log In</a>');
     expect(lines.some((l) => l.level === 40 && String(l.msg).includes('built-in default'))).toBe(true);
     mailer.close();
