@@ -63,6 +63,25 @@ describe('POST /invite', () => {
   });
 });
 
+describe('verifying a user without a password', () => {
+  it('sign-up verification needs a password; given one, it is set and works for sign-in', async () => {
+    const email = uniqueEmail('no-password');
+    await call(server.url, 'POST', '/invite', { token: await server.adminToken(), body: { email } });
+    const mail = await server.smtp.nextMessageTo(email);
+    const without = await call(server.url, 'POST', '/verify', { body: { type: 'signup', email, token: codeOf(mail) } });
+    expect(without.status).toBe(422);
+    expect(without.body.error_code).toBe('validation_failed');
+    const weak = await call(server.url, 'POST', '/verify', { body: { type: 'signup', email, token: codeOf(mail), password: '123' } });
+    expect(weak.status).toBe(422);
+    expect(weak.body.error_code).toBe('weak_password');
+    // The refused attempts did not use the token up.
+    const ok = await call(server.url, 'POST', '/verify', { body: { type: 'signup', email, token: codeOf(mail), password: 'chosen-password' } });
+    expect(ok.status).toBe(200);
+    const signIn = await call(server.url, 'POST', '/token?grant_type=password', { body: { email, password: 'chosen-password' } });
+    expect(signIn.status).toBe(200);
+  });
+});
+
 describe('GET /reauthenticate', () => {
   it('mails a nonce that PUT /user {password, nonce} requires', async () => {
     const { email, session } = await confirmedSession(server);

@@ -164,6 +164,24 @@ describe('Mailer', () => {
     });
   });
 
+  it('renders every kind with its subject and variables (notifications included)', async () => {
+    const { log, lines } = capturingLogger();
+    const mailer = createMailer({ config: mailerConfig({ host: '127.0.0.1', port: catcher.port, user: 'mailer', pass: 's3cret' }), log, production: true });
+    const data = {
+      SiteURL: 'https://app.example.com', ConfirmationURL: 'https://l/', Token: '424242', Email: 'kim@example.com',
+      NewEmail: 'new@example.com', OldEmail: 'old@example.com', Phone: '15550001', OldPhone: '15550002',
+      Provider: 'github', FactorType: 'totp',
+    };
+    for (const kind of Object.keys(subjects) as Array<keyof typeof subjects>) {
+      await mailer.send({ kind, to: 'kim@example.com', data });
+      const mail = await catcher.nextMessageTo('kim@example.com');
+      expect(mail.subject).toBe(subjects[kind].replace('{{ .Token }}', '424242'));
+      expect(mail.html).not.toContain('{{');
+    }
+    expect(lines.filter((l) => l.level >= 40)).toEqual([]);
+    mailer.close();
+  });
+
   it('refuses to send in production without SMTP', async () => {
     const { log } = capturingLogger();
     const mailer = createMailer({ config: mailerConfig({}), log, production: true });
