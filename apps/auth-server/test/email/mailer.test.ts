@@ -178,7 +178,7 @@ describe('Mailer', () => {
       expect(mail.subject).toBe(subjects[kind].replace('{{ .Token }}', '424242'));
       expect(mail.html).not.toContain('{{');
     }
-    expect(lines.filter((l) => l.level >= 40)).toEqual([]);
+    expect(lines.filter((l) => Number(l.level) >= 40)).toEqual([]);
     mailer.close();
   });
 
