@@ -8,9 +8,11 @@ import { sessionMiddleware } from './http/session-cookie';
 import { KyselySessionStore } from './http/session-store';
 import { documentationRouter } from './routes/documentation';
 import { allRoutes } from './routes';
+import { prepareDummyPasswordCheck } from './services/sessions';
 
 /** Builds the Express app from deps; no globals, no listening (see http/server.ts). */
 export function createApp(deps: Deps): Express {
+  prepareDummyPasswordCheck(deps.config.security.bcryptCost);
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);

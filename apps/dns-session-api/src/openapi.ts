@@ -50,6 +50,11 @@ function operation(route: AnyRoute): Record<string, unknown> {
   op.responses = Object.fromEntries(
     Object.entries(route.responses).map(([status, spec]) => {
       const response: Record<string, unknown> = { description: spec.description };
+      if (spec.headers) {
+        response.headers = Object.fromEntries(
+          Object.entries(spec.headers).map(([name, h]) => [name, { description: h.description, schema: { type: 'string' }, ...(h.example ? { example: h.example } : {}) }]),
+        );
+      }
       if (spec.schema || spec.example !== undefined) {
         const media: Record<string, unknown> = {};
         if (spec.schema) media.schema = toSchema(spec.schema, 'output');

@@ -244,6 +244,23 @@ describe.each(['postgres', 'pglite'] as const)('users and groups on %s', (kind) 
       expect(restored.body.group.deleted).toBe(false);
     });
 
+    test('a group holding a zone or a nameserver cannot be deleted (409) until they are deleted', async () => {
+      const group = await boss.post('/group', { name: 'zoned.root.example', parent_gid: root.groupId });
+      expect(group.status).toBe(201);
+      const gid = group.body.group.id as number;
+      const zone = await boss.post('/zone', { gid, zone: 'zoned.example.', mailaddr: 'hostmaster.zoned.example.' });
+      expect(zone.status).toBe(201);
+      const refused = await boss.delete(`/group/${gid}`);
+      expect(refused.status).toBe(409);
+      expect(refused.body.message).toBe('Cannot delete group: active zones still exist.');
+      expect((await boss.delete(`/zone/${zone.body.zone.id}`)).status).toBe(200);
+      const ns = await boss.post('/nameserver', { gid, name: 'ns1.zoned.example.', address: '192.0.2.53', export: { type: 'bind' } });
+      expect(ns.status).toBe(201);
+      expect((await boss.delete(`/group/${gid}`)).body.message).toBe('Cannot delete group: active nameservers still exist.');
+      expect((await boss.delete(`/nameserver/${ns.body.nameserver.id}`)).status).toBe(200);
+      expect((await boss.delete(`/group/${gid}`)).status).toBe(200);
+    });
+
     test('a group with users cannot be deleted (409); nor can your own group', async () => {
       const res = await boss.delete(`/group/${child.groupId}`);
       expect(res.status).toBe(409);

@@ -16,6 +16,8 @@ export interface ResponseSpec {
   example?: unknown;
   /** Content type when not JSON (e.g. 'text/dns' for a zone export). */
   contentType?: string;
+  /** Response headers worth documenting (e.g. Set-Cookie on login). */
+  headers?: Record<string, { description: string; example?: string }>;
 }
 
 export interface Reply {

@@ -68,8 +68,15 @@ export async function isInSubtree(db: Db, ancestorId: number, groupId: number): 
   return result.rows[0]?.found === true;
 }
 
-/** Live children and live users of a group, to refuse deleting a group that still holds something. */
-export async function countLiveMembers(db: Db, groupId: number): Promise<{ subgroups: number; users: number }> {
+export interface GroupMembers {
+  subgroups: number;
+  users: number;
+  zones: number;
+  nameservers: number;
+}
+
+/** Live subgroups, users, zones and nameservers of a group, to refuse deleting a group that still holds any. */
+export async function countLiveMembers(db: Db, groupId: number): Promise<GroupMembers> {
   const row = await db
     .selectNoFrom((eb) => [
       eb
@@ -84,7 +91,19 @@ export async function countLiveMembers(db: Db, groupId: number): Promise<{ subgr
         .where('group_id', '=', groupId)
         .where('deleted_at', 'is', null)
         .as('users'),
+      eb
+        .selectFrom('dns.zones')
+        .select((e) => e.fn.countAll<string>().as('n'))
+        .where('group_id', '=', groupId)
+        .where('deleted_at', 'is', null)
+        .as('zones'),
+      eb
+        .selectFrom('dns.nameservers')
+        .select((e) => e.fn.countAll<string>().as('n'))
+        .where('group_id', '=', groupId)
+        .where('deleted_at', 'is', null)
+        .as('nameservers'),
     ])
     .executeTakeFirstOrThrow();
-  return { subgroups: Number(row.subgroups), users: Number(row.users) };
+  return { subgroups: Number(row.subgroups), users: Number(row.users), zones: Number(row.zones), nameservers: Number(row.nameservers) };
 }

@@ -39,7 +39,17 @@ const login = defineRoute({
   bodyExample: { username: 'unit-test@example.com', password: 'Wh@tA-Decent#P6ssw0rd' },
   badRequest: 'generic',
   responses: {
-    200: { description: 'Signed in; Set-Cookie carries the session', schema: loginResponseSchema, example: loginExample },
+    200: {
+      description: 'Signed in; Set-Cookie carries the session',
+      schema: loginResponseSchema,
+      example: loginExample,
+      headers: {
+        'Set-Cookie': {
+          description: 'The session cookie (Secure in production)',
+          example: 'sid-dnsapi=s%3A…; Max-Age=3600; Expires=Mon, 23 Nov 2026 03:00:00 GMT; HttpOnly; SameSite=Strict; Path=/',
+        },
+      },
+    },
     400: errorExamples.badPayload,
     401: errorExamples.invalidCredentials,
   },
@@ -91,7 +101,10 @@ const logout = defineRoute({
   description: 'Destroys the session server-side (the old cookie is rejected from now on) and clears the cookie.',
   query: emptyQuery,
   responses: {
-    200: { description: 'Signed out', schema: metaOnlySchema, example: { meta: { api: { version: '0.1.0' }, msg: 'You are logged out' } } },
+    200: {
+      description: 'Signed out; Set-Cookie expires the cookie',
+      headers: { 'Set-Cookie': { description: 'sid-dnsapi=; Max-Age=0; Expires=Thu, 01 Jan 1970 00:00:00 GMT; …' } },
+      schema: metaOnlySchema, example: { meta: { api: { version: '0.1.0' }, msg: 'You are logged out' } } },
     401: errorExamples.missingAuthentication,
   },
   async handler(_input, { deps, req, res }) {

@@ -73,7 +73,11 @@ export async function updateGroupById(deps: Deps, caller: Caller, id: number, in
   });
 }
 
-/** Soft delete; refused (409) while the group holds live users or subgroups, and for the caller's own group. */
+/**
+ * Soft delete; refused (409) while the group holds live subgroups, users, zones or nameservers (NicTool HEAD's
+ * messages), and for the caller's own group. The group row is locked, so a concurrent insert that locks it too
+ * (createUser, createGroup) waits and then sees the group deleted.
+ */
 export async function deleteGroup(deps: Deps, caller: Caller, id: number): Promise<GroupRow> {
   assertAdmin(caller, 'delete groups');
   return deps.db.transaction().execute(async (trx) => {
@@ -84,6 +88,8 @@ export async function deleteGroup(deps: Deps, caller: Caller, id: number): Promi
     const members = await countLiveMembers(trx, id);
     if (members.subgroups > 0) throw conflict('Cannot delete group: active subgroups still exist.');
     if (members.users > 0) throw conflict('Cannot delete group: active users still exist.');
+    if (members.zones > 0) throw conflict('Cannot delete group: active zones still exist.');
+    if (members.nameservers > 0) throw conflict('Cannot delete group: active nameservers still exist.');
     const after = await updateGroup(trx, id, { deletedAt: deps.clock.now() }, deps.clock.now());
     if (!after) throw notFound('Group not found');
     await deps.audit.record(trx, { actor: caller, objectType: 'group', objectId: id, action: 'delete', before: serializeGroup(before), after: serializeGroup(after) });

@@ -60,9 +60,13 @@ export class DummyPasswordCheck {
 
   constructor(private readonly cost: number) {}
 
-  async run(password: string): Promise<void> {
+  prepare(): Promise<string> {
     this.hash ??= bcrypt.hash(randomBytes(18).toString('base64'), this.cost);
-    await bcrypt.compare(password, await this.hash);
+    return this.hash;
+  }
+
+  async run(password: string): Promise<void> {
+    await bcrypt.compare(password, await this.prepare());
   }
 }
 

@@ -18,6 +18,11 @@ function dummyFor(cost: number): DummyPasswordCheck {
   return dummy;
 }
 
+/** Computes the dummy hash ahead of the first failed login, so that one is not slower than the rest. */
+export function prepareDummyPasswordCheck(cost: number): void {
+  dummyFor(cost).prepare();
+}
+
 /** 'alice@example.com' → alice in group example.com; 'alice' → the configured default group. */
 export function parseLoginName(input: string, defaultGroup: string): { username: string; groupName: string } {
   const at = input.indexOf('@');
