@@ -51,6 +51,10 @@ export class Mailer {
 
   /** Renders and sends one message. A failure becomes 500 unexpected_failure; the cause is logged. */
   async send(mail: OutgoingMail): Promise<{ messageId: string }> {
+    if (this.transport.name === 'unconfigured') {
+      this.log.error({ mailKind: mail.kind }, 'mail requested but SMTP is not configured (SMTP_HOST, SMTP_PORT, SMTP_ADMIN_EMAIL)');
+      throw new ApiError(500, ErrorCode.unexpected_failure, 'Email sending is not configured on this server');
+    }
     const subject = renderSubject(this.config.mailer.subjects[mail.kind], mail.data);
     const html = renderHtml(await this.templates.body(mail.kind), mail.data);
     const adminEmail = this.config.smtp.adminEmail ?? 'noreply@localhost';

@@ -1,6 +1,7 @@
 // The email-sending entry points: passwordless sign-in (/otp, /magiclink), /recover, /resend,
 // /invite and /reauthenticate (reference §1.4.4-§1.4.8, §1.4.11). Each stores its token and sends
 // its mail in one transaction.
+import { isUniqueViolation } from '@keyzone/db';
 import type { Deps } from '../deps';
 import { ApiError, ErrorCode, Messages } from '../errors';
 import type { UserRow } from '../queries/columns';
@@ -38,6 +39,21 @@ export async function sendPasswordlessEmail(
   deps: Deps,
   input: EmailRequest & { createUser: boolean; data: Record<string, unknown> },
 ): Promise<void> {
+  // Two first requests for one new address race to create the user: the loser runs again and
+  // finds the winner's user.
+  await retryOnceOnUniqueViolation(() => passwordless(deps, input));
+}
+
+async function retryOnceOnUniqueViolation<T>(operation: () => Promise<T>): Promise<T> {
+  try {
+    return await operation();
+  } catch (err) {
+    if (!isUniqueViolation(err)) throw err;
+    return operation();
+  }
+}
+
+async function passwordless(deps: Deps, input: EmailRequest & { createUser: boolean; data: Record<string, unknown> }): Promise<void> {
   requireEmailProvider(deps);
   const email = normalizeEmail(input.email);
   const now = deps.clock.now();
@@ -106,10 +122,19 @@ export async function resendEmail(deps: Deps, input: EmailRequest & { type: 'sig
 }
 
 /** POST /invite (admin): a confirmed user with that email → 422 email_exists. */
-export async function inviteUser(
-  deps: Deps,
-  input: { email: string; data: Record<string, unknown>; redirectTo: string; client: ClientInfo; actor: { id: string; username: string } },
-): Promise<UserJson> {
+export interface InviteInput {
+  email: string;
+  data: Record<string, unknown>;
+  redirectTo: string;
+  client: ClientInfo;
+  actor: { id: string; username: string };
+}
+
+export async function inviteUser(deps: Deps, input: InviteInput): Promise<UserJson> {
+  return retryOnceOnUniqueViolation(() => invite(deps, input));
+}
+
+async function invite(deps: Deps, input: InviteInput): Promise<UserJson> {
   requireEmailProvider(deps);
   const email = normalizeEmail(input.email);
   const now = deps.clock.now();

@@ -187,7 +187,7 @@ describe('Mailer', () => {
     const mailer = createMailer({ config: mailerConfig({}), log, production: true });
     await expect(mailer.send({ kind: 'recovery', to: 'g@example.com', data: { SiteURL: 's' } })).rejects.toMatchObject({
       status: 500,
-      message: 'Error sending recovery email',
+      message: 'Email sending is not configured on this server',
     });
   });
 });

@@ -61,6 +61,16 @@ describe('POST /otp and /magiclink', () => {
     expect(verified.body.type).toBe('magiclink');
   });
 
+  it('concurrent first requests for one new address create one user and never fail with 5xx', async () => {
+    const email = uniqueEmail('otp-race');
+    const results = await Promise.all([1, 2, 3].map(() => call(server.url, 'POST', '/otp', { body: { email } })));
+    expect(results.every((r) => r.status === 200 || r.status === 429)).toBe(true);
+    expect(results.filter((r) => r.status === 200).length).toBeGreaterThanOrEqual(1);
+    const users = await server.deps.db.selectFrom('auth.users').select('id').where('email', '=', email).execute();
+    expect(users).toHaveLength(1);
+    await server.smtp.nextMessageTo(email);
+  });
+
   it('rejects bad input with 400', async () => {
     expect((await call(server.url, 'POST', '/otp', { body: {} })).status).toBe(400);
     expect((await call(server.url, 'POST', '/otp', { body: { email: 'not-an-email' } })).body.error_code).toBe('validation_failed');
