@@ -94,20 +94,27 @@ export async function countAllRows(db: Executor, table: 'auth.users' | 'auth.aud
  * - no filter: countAllRows (exact up to EXACT_COUNT_LIMIT rows, the planner's estimate above: a
  *   million-row count(*) costs 40-80 ms on every request, the whole latency budget; the estimate is
  *   exact right after ANALYZE and drifts by the rows written since autovacuum last ran).
- * - filter: an exact count of at most FILTER_COUNT_CAP + 1 matches (a search matching more than
- *   1,000 users, 20 pages, gets refined rather than paged to its end), given COUNT_TIME_BUDGET_MS
- *   to finish; when it hits the cap or runs out of time, the planner's estimate for the filter.
+ * - filter: the planner's estimate first (no scan); when it promises more than
+ *   FILTER_ESTIMATE_TRUSTED matches an exact count cannot finish in time anyway, so the estimate
+ *   is the total. Otherwise an exact count of at most FILTER_COUNT_CAP + 1 matches (a search
+ *   matching more than 1,000 users, 20 pages, gets refined rather than paged to its end), given
+ *   COUNT_TIME_BUDGET_MS; when it hits the cap or runs out of time, the estimate again.
  * The service corrects the total with what the page itself proves (see listUsers).
  */
 export async function countUsers(db: Executor, filter?: string): Promise<number> {
   if (!filter) return countAllRows(db, 'auth.users');
+  const estimate = await plannerEstimate(db, 'auth.users', filterCondition(filter));
+  if (estimate > FILTER_ESTIMATE_TRUSTED) return estimate;
   const capped = await cappedFilterCount(db, filter);
   if (capped !== undefined && capped <= FILTER_COUNT_CAP) return capped;
-  return Math.max(capped ?? 0, await plannerEstimate(db, 'auth.users', filterCondition(filter)));
+  return Math.max(capped ?? 0, estimate);
 }
 
+/** Above this many estimated matches the filter's total is the estimate (trigram estimates err by ~3x). */
+export const FILTER_ESTIMATE_TRUSTED = 20 * FILTER_COUNT_CAP;
+
 /** How long an exact filtered count may take before the estimate is used instead. */
-export const COUNT_TIME_BUDGET_MS = 30;
+export const COUNT_TIME_BUDGET_MS = 25;
 
 /** Trigram indexes only help patterns with at least one whole trigram. */
 const TRIGRAM_MIN_LENGTH = 3;
