@@ -6,6 +6,8 @@ import pino from 'pino';
 import type { AuthConfig } from '@keyzone/config';
 import { createMailer, type MailerConfig } from '../../src/mail/mailer';
 import { ApiError } from '../../src/errors';
+import { DEFAULT_BODIES } from '../../src/mail/kinds';
+import { TemplateStore } from '../../src/mail/templates';
 import { startSmtpCatcher, type SmtpCatcher } from '../helpers/smtp-catcher';
 
 function capturingLogger() {
@@ -60,10 +62,13 @@ function mailerConfig(smtp: Partial<AuthConfig['smtp']>, templates: Partial<Auth
 let catcher: SmtpCatcher;
 let templateServer: http.Server;
 let templateBase: string;
+let templateFetches = 0;
 
 beforeAll(async () => {
   catcher = await startSmtpCatcher({ user: 'mailer', pass: 's3cret' });
   templateServer = http.createServer((req, res) => {
+    templateFetches += 1;
+    if (req.url === '/hang.html') return; // never answers: the fetch timeout must end it
     if (req.url === '/recovery.html') {
       res.writeHead(200, { 'content-type': 'text/html' });
       res.end('<p>Custom {{ .Email }} {{.ConfirmationURL}} code={{ .Token }} hash={{ .TokenHash }}</p>');
@@ -78,6 +83,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await catcher.close();
+  templateServer.closeAllConnections();
   await new Promise((resolve) => templateServer.close(resolve));
 });
 
@@ -133,6 +139,11 @@ describe('Mailer', () => {
       data: { SiteURL: 's', Email: 'carol@example.com', ConfirmationURL: 'https://l/', Token: '111222', TokenHash: 'h4sh' },
     });
     expect((await catcher.nextMessageTo('carol@example.com')).html).toContain('Custom carol@example.com https://l/ code=111222 hash=h4sh');
+    // Cached: a second recovery mail does not fetch the template again.
+    const fetchesBefore = templateFetches;
+    await mailer.send({ kind: 'recovery', to: 'carol@example.com', data: { SiteURL: 's', Email: 'carol@example.com', Token: '2' } });
+    expect((await catcher.nextMessageTo('carol@example.com')).html).toContain('code=2 ');
+    expect(templateFetches).toBe(fetchesBefore);
 
     await mailer.send({ kind: 'magicLink', to: 'dave@example.com', data: { SiteURL: 's', ConfirmationURL: 'https://m/', Token: '333444' } });
     const magic = await catcher.nextMessageTo('dave@example.com');
@@ -142,6 +153,20 @@ describe('Mailer', () => {
     expect(magic.html).toContain('<a href="https://m/">Log In</a>');
     expect(lines.some((l) => l.level === 40 && String(l.msg).includes('built-in default'))).toBe(true);
     mailer.close();
+  });
+
+  it('gives up on a template host that does not answer within the timeout and uses the default', async () => {
+    const { log, lines } = capturingLogger();
+    let now = 0;
+    const store = new TemplateStore({ urls: { ...noTemplates, invite: `${templateBase}/hang.html` }, log, fetchTimeoutMs: 200, now: () => now });
+    expect(await store.body('invite')).toBe(DEFAULT_BODIES.invite);
+    expect(lines.find((l) => l.level === 40)).toMatchObject({ kind: 'invite' });
+    const fetches = templateFetches;
+    expect(await store.body('invite')).toBe(DEFAULT_BODIES.invite); // within the retry delay: no new fetch
+    expect(templateFetches).toBe(fetches);
+    now += 60_001;
+    await store.body('invite');
+    expect(templateFetches).toBe(fetches + 1);
   });
 
   it('turns an SMTP rejection into 500 unexpected_failure and logs the reply', async () => {
