@@ -85,6 +85,9 @@ async function serve() {
         }
       }));
       process.send({ cmd: 'bcrypt', perSecond: done / msg.seconds });
+    } else if (msg.cmd === 'cpu') {
+      const usage = process.cpuUsage();
+      process.send({ cmd: 'cpu', micros: usage.user + usage.system });
     } else if (msg.cmd === 'stop') {
       await new Promise((resolve) => app.close(resolve));
       await new Promise((resolve) => bareServer.close(resolve));
@@ -100,27 +103,42 @@ async function serve() {
 
 function once(child, cmd) {
   return new Promise((resolve, reject) => {
+    const onExit = (code) => reject(new Error(`server process exited (${code}) while waiting for ${cmd}`));
     const onMessage = (msg) => {
       if (msg.cmd === cmd) {
         child.off('message', onMessage);
+        child.off('exit', onExit);
         resolve(msg);
       }
     };
     child.on('message', onMessage);
-    child.once('exit', (code) => reject(new Error(`server process exited (${code}) while waiting for ${cmd}`)));
+    child.once('exit', onExit);
   });
 }
 
+let server; // the child process, for CPU readings
+
+async function serverCpu() {
+  server.send({ cmd: 'cpu' });
+  return (await once(server, 'cpu')).micros;
+}
+
+/** Requests per second, and the server process's CPU time per request (µs): load elsewhere moves the first more. */
 async function cannon(options) {
   const autocannon = require('autocannon');
+  const cpuBefore = await serverCpu();
   const result = await autocannon({ ...options, connections: arg('connections', 8), duration: arg('seconds', 5) });
+  const cpu = (await serverCpu()) - cpuBefore;
   const bad = result.non2xx + result.errors + result.timeouts;
   if (bad > 0) throw new Error(`${options.title}: ${bad} failed requests (non2xx ${result.non2xx}, errors ${result.errors}, timeouts ${result.timeouts})`);
+  cannon.lastCpuPerRequest = cpu / Math.max(1, result.requests.total);
   return result.requests.average;
 }
 
 async function main() {
-  const child = fork(__filename, ['--serve'], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  const execArgv = process.env.BENCH_CPU_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROFILE}`] : [];
+  const child = fork(__filename, ['--serve'], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'], execArgv });
+  server = child;
   const stop = () => child.connected && child.send({ cmd: 'stop' });
   try {
     const ready = await once(child, 'ready');
@@ -162,14 +180,17 @@ async function main() {
     // Alternating rounds (base, app, base, app, ...) and the median of the per-round ratios, so load from
     // elsewhere on the machine shifts both sides of a ratio rather than one.
     const rounds = arg('rounds', 3);
+    const only = process.argv.includes('--only') ? Number(arg('only', 0)) : undefined; // profiling one comparison
+    if (only !== undefined) comparisons.splice(0, comparisons.length, comparisons[only]);
     console.log(`dns-session bench (${rounds} rounds of ${arg('seconds', 5)} s per side, ${arg('connections', 8)} connections, PostgreSQL)`);
     let failed = false;
     for (const c of comparisons) {
       const results = [];
       for (let i = 0; i < rounds; i++) {
         const base = await c.base();
+        const baseCpu = cannon.lastCpuPerRequest;
         const app = await c.app();
-        results.push({ app, base, ratio: app / base });
+        results.push({ app, base, ratio: app / base, appCpu: cannon.lastCpuPerRequest, baseCpu });
       }
       results.sort((a, b) => a.ratio - b.ratio);
       const median = results[Math.floor(results.length / 2)];
@@ -177,6 +198,9 @@ async function main() {
       const all = results.map((r) => r.ratio.toFixed(2)).join(', ');
       console.log(`  ${c.name}: ${median.app.toFixed(1)} req/s vs ${median.base.toFixed(1)} /s = ${median.ratio.toFixed(2)} ` +
         `(goal >= ${c.goal}) ${median.ratio >= c.goal ? 'ok' : 'BELOW GOAL'}  [round ratios ${all}]`);
+      if (c.base !== rawBcrypt) {
+        console.log(`      server CPU per request: app ${median.appCpu.toFixed(0)} µs, baseline ${median.baseCpu.toFixed(0)} µs`);
+      }
     }
     stop();
     await once(child, 'stopped').catch(() => {});
