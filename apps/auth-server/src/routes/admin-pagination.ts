@@ -17,6 +17,32 @@ function positiveInt(raw: unknown, name: string): number | undefined {
   return Number(raw);
 }
 
+/**
+ * Cursor mode (GoTrue's keyset pagination) is asked for with `limit` and/or `cursor`, and no
+ * page/per_page: returns the limit (default 50, at most 1000) and the cursor, else undefined.
+ */
+export function parseCursorMode(req: Request): { limit: number; cursor: string | undefined } | undefined {
+  const q = req.query;
+  const given = (v: unknown) => v !== undefined && v !== '';
+  if ((!given(q.limit) && !given(q.cursor)) || given(q.page) || given(q.per_page)) return undefined;
+  const limit = Math.min(positiveInt(q.limit, 'limit') ?? DEFAULT_PER_PAGE, MAX_PER_PAGE);
+  if (q.cursor !== undefined && typeof q.cursor !== 'string') {
+    throw new ApiError(400, ErrorCode.validation_failed, 'Bad Pagination Parameters: invalid cursor');
+  }
+  return { limit, cursor: q.cursor || undefined };
+}
+
+/** Cursor mode's Link: rel="next" carrying the next cursor (none on the last page). */
+export function cursorLinkHeader(req: Request, limit: number, nextCursor: string | undefined): Record<string, string> {
+  if (!nextCursor) return {};
+  const params = Object.entries(req.query).filter(
+    (entry): entry is [string, string] => !['page', 'per_page', 'cursor', 'limit'].includes(entry[0]) && typeof entry[1] === 'string',
+  );
+  params.push(['cursor', nextCursor], ['limit', String(limit)]);
+  params.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return { Link: `<${req.baseUrl + req.path}?${new URLSearchParams(params).toString()}>; rel="next"` };
+}
+
 /** page (default 1) and per_page (default 50, at most 1000: larger values are clamped). */
 export function parsePagination(req: Request): { page: number; perPage: number } {
   const page = positiveInt(req.query.page, 'page') ?? 1;

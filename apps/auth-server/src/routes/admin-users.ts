@@ -8,7 +8,8 @@ import { clientInfo } from '../http/client';
 import { validate } from '../http/validate';
 import type { SortDirection } from '../queries/admin-users';
 import { createUser, deleteUser, getUser, listUsers, updateUser, type AdminActor, type AdminUserFields } from '../services/admin-users';
-import { paginationHeaders, parsePagination } from './admin-pagination';
+import { listUsersAfterCursor } from '../services/admin-users-cursor';
+import { cursorLinkHeader, paginationHeaders, parseCursorMode, parsePagination } from './admin-pagination';
 import { metadataObject, optionalString } from './schemas';
 
 const optionalBool = z
@@ -69,9 +70,16 @@ function parseSort(raw: unknown): SortDirection {
 
 export function listAdminUsers(deps: Deps): RequestHandler {
   return async (req, res) => {
-    const { page, perPage } = parsePagination(req);
     const sort = parseSort(req.query.sort);
     const filter = typeof req.query.filter === 'string' ? req.query.filter.trim() : '';
+    const cursorMode = parseCursorMode(req);
+    if (cursorMode) {
+      const result = await listUsersAfterCursor(deps, { ...cursorMode, sort, filter: filter || undefined });
+      res.set(cursorLinkHeader(req, cursorMode.limit, result.pagination.next_cursor));
+      res.json(result);
+      return;
+    }
+    const { page, perPage } = parsePagination(req);
     const result = await listUsers(deps, { page, perPage, sort, filter: filter || undefined });
     res.set(paginationHeaders(req, { page, perPage, total: result.total }));
     res.json({ users: result.users, aud: result.aud });

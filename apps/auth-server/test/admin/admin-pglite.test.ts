@@ -29,6 +29,11 @@ it('creates, filters, pages and deletes on PGlite', async () => {
   expect(filtered.body.users.map((u: { email: string }) => u.email)).toEqual(['grace@pglite.example']);
   expect(filtered.headers.get('x-total-count')).toBe('1');
 
+  const first = await adminCall(server, 'GET', '/admin/users?limit=2');
+  const second = await adminCall(server, 'GET', `/admin/users?limit=2&cursor=${first.body.pagination.next_cursor}`);
+  expect(second.body.users.map((u: { email: string }) => u.email)).toEqual(['ada@pglite.example']);
+  expect(second.body.pagination).toEqual({ has_more: false });
+
   const id = page.body.users[0].id;
   server.clock.advance(1); // audit entries of one instant have no order among themselves
   expect((await adminCall(server, 'DELETE', `/admin/users/${id}`, { body: { should_soft_delete: true } })).status).toBe(200);
