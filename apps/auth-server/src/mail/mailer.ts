@@ -4,27 +4,14 @@ import type { AuthConfig, NotificationKind } from '@keyzone/config';
 import type { Logger } from 'pino';
 import { ApiError, ErrorCode } from '../errors';
 import { MAIL_LABELS, type OutgoingMail } from './kinds';
+import { buildActionLink, type ActionLinkParams, type LinkKind } from './links';
 import { renderHtml, renderSubject } from './render';
 import { TemplateStore } from './templates';
 import { createLogTransport, createSmtpTransport, createUnconfiguredTransport, type MailTransport } from './transport';
 
 export type MailerConfig = Pick<AuthConfig, 'siteUrl' | 'api' | 'smtp' | 'mailer'>;
 
-/** Mail kinds whose links point at /verify (magic links use the recovery path, as in GoTrue). */
-export type LinkKind = 'invite' | 'confirmation' | 'recovery' | 'magicLink' | 'emailChange';
-
-export interface ActionLinkParams {
-  /** The stored token hash (possibly pkce_-prefixed): the link and the typed code resolve to one row. */
-  tokenHash: string;
-  /** The verification type written into the link (signup, invite, recovery, magiclink, email_change). */
-  type: string;
-  redirectTo: string;
-}
-
-/** GoTrue escapes redirect_to only when it would break the query string (reference §6.4). */
-function encodeRedirect(url: string): string {
-  return /[&=#]/.test(url) ? encodeURIComponent(url) : url;
-}
+export type { ActionLinkParams, LinkKind };
 
 export class Mailer {
   constructor(
@@ -36,13 +23,7 @@ export class Mailer {
 
   /** `{API_EXTERNAL_URL}{MAILER_URLPATHS_<KIND>}?token=<hash>&type=<type>&redirect_to=<url>` */
   actionLink(kind: LinkKind, params: ActionLinkParams): string {
-    const paths = this.config.mailer.urlPaths;
-    const path = kind === 'magicLink' ? paths.recovery : paths[kind];
-    const base = this.config.api.externalUrl.replace(/\/+$/, '');
-    const query =
-      `token=${encodeURIComponent(params.tokenHash)}&type=${encodeURIComponent(params.type)}` +
-      `&redirect_to=${encodeRedirect(params.redirectTo)}`;
-    return `${base}${path.startsWith('/') ? path : `/${path}`}?${query}`;
+    return buildActionLink(this.config, kind, params);
   }
 
   notificationEnabled(kind: NotificationKind): boolean {

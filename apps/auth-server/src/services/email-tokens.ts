@@ -5,7 +5,7 @@
 import type { MailKind } from '@keyzone/config';
 import type { Deps } from '../deps';
 import { ApiError, ErrorCode } from '../errors';
-import type { LinkKind } from '../mail/mailer';
+import { buildActionLink, type LinkKind } from '../mail/links';
 import type { EmailTokenType } from '../queries/email-tokens';
 import type { Executor } from '../queries/users';
 import { takeEmailBudget } from './email-rate-limits';
@@ -76,7 +76,7 @@ function recipientOf(action: EmailAction, target: EmailTokenTarget): string {
  * `minIntervalSeconds` applies SMTP_MAX_FREQUENCY (flows that send; generate_link passes nothing).
  */
 export async function prepareEmailToken(
-  deps: Pick<Deps, 'config' | 'mailer' | 'clock'>,
+  deps: Pick<Deps, 'config' | 'clock'>,
   tx: Executor,
   input: { target: EmailTokenTarget; action: EmailAction; redirectTo: string; pkce?: PkceParams; minIntervalSeconds?: number; now?: Date },
 ): Promise<PreparedEmailToken> {
@@ -99,7 +99,7 @@ export async function prepareEmailToken(
   const actionLink =
     spec.linkKind === undefined
       ? ''
-      : actionLinkFor(deps, spec.linkKind, { tokenHash: issued.tokenHash, type: spec.verificationType, redirectTo: input.redirectTo });
+      : buildActionLink(deps.config, spec.linkKind, { tokenHash: issued.tokenHash, type: spec.verificationType, redirectTo: input.redirectTo });
   return {
     otp: issued.otp,
     tokenHash: issued.tokenHash,
@@ -108,15 +108,6 @@ export async function prepareEmailToken(
     redirectTo: input.redirectTo,
     recipient,
   };
-}
-
-function actionLinkFor(deps: Pick<Deps, 'config' | 'mailer'>, kind: LinkKind, params: { tokenHash: string; type: string; redirectTo: string }): string {
-  if (deps.mailer) return deps.mailer.actionLink(kind, params);
-  // No mailer wired (generate_link in a deployment without mail): same format, built here.
-  const paths = deps.config.mailer.urlPaths;
-  const path = kind === 'magicLink' ? paths.recovery : paths[kind];
-  const redirect = /[&=#]/.test(params.redirectTo) ? encodeURIComponent(params.redirectTo) : params.redirectTo;
-  return `${deps.config.api.externalUrl.replace(/\/+$/, '')}${path}?token=${params.tokenHash}&type=${params.type}&redirect_to=${redirect}`;
 }
 
 /**
