@@ -59,6 +59,11 @@ function errorRedirect(deps: Deps, req: Request, target: string, err: unknown, p
 
 export function verifyGet(deps: Deps): RequestHandler {
   return async (req, res) => {
+    // Express answers HEAD with the GET handler; a link scanner's HEAD must not use the token up.
+    if (req.method === 'HEAD') {
+      res.status(405).set('Allow', 'GET, POST').end();
+      return;
+    }
     const target = requestRedirect(deps, req);
     const token = typeof req.query.token === 'string' ? req.query.token : '';
     const type = typeof req.query.type === 'string' ? req.query.type : '';

@@ -30,6 +30,10 @@ describe('sign-up confirmation', () => {
     const hash = hashOneTimeToken(email, code);
     expect(link).toBe(`http://localhost:9999/verify?token=${hash}&type=signup&redirect_to=https://app.example.com/welcome`);
 
+    // A HEAD (mail scanners) does not use the link up.
+    const head = await fetch(server.url + new URL(link).pathname + new URL(link).search, { method: 'HEAD', redirect: 'manual' });
+    expect(head.status).toBe(405);
+
     const { status, location } = await follow(link, server.url);
     expect(status).toBe(303);
     expect(location.startsWith('https://app.example.com/welcome#')).toBe(true);
