@@ -10,6 +10,7 @@
 import { randomUUID } from 'node:crypto';
 import { jsonArrayFrom, jsonObjectFrom } from 'kysely/helpers/postgres';
 import { identityColumns, sessionColumns, userColumns, type IdentityRow, type SessionRow, type UserRow } from './columns';
+import { prepared } from './prepared';
 import { NIL_UUID, type Executor } from './users';
 
 export interface RefreshContext {
@@ -22,18 +23,18 @@ export interface RefreshContext {
   live: { token: string; parent: string | null } | null;
 }
 
-/** undefined: unknown token, no session, or the session is locked by someone else (caller tells apart). */
-export async function lockRefreshContext(db: Executor, token: string): Promise<RefreshContext | undefined> {
-  const locked = await db
+const lockQuery = prepared((db: Executor, token: string) =>
+  db
     .selectFrom('auth.sessions as s')
     .innerJoin('auth.refresh_tokens as t', 't.session_id', 's.id')
     .select('s.id')
     .where('t.token', '=', token)
     .forUpdate('s')
-    .skipLocked()
-    .executeTakeFirst();
-  if (!locked) return undefined;
-  const row = await db
+    .skipLocked(),
+);
+
+const readQuery = prepared((db: Executor, token: string, sessionId: string) =>
+  db
     .selectFrom('auth.refresh_tokens as t')
     .innerJoin('auth.sessions as s', 's.id', 't.session_id')
     .innerJoin('auth.users as u', 'u.id', 's.user_id')
@@ -62,8 +63,17 @@ export async function lockRefreshContext(db: Executor, token: string): Promise<R
       ).as('live'),
     ])
     .where('t.token', '=', token)
-    .where('s.id', '=', locked.id)
-    .executeTakeFirst();
+    .where('s.id', '=', sessionId),
+);
+
+/**
+ * undefined: unknown token, no session, or the session is locked by someone else (caller tells
+ * them apart). `root` is the pool-level Kysely (compiled-query cache), `tx` the transaction.
+ */
+export async function lockRefreshContext(root: Executor, tx: Executor, token: string): Promise<RefreshContext | undefined> {
+  const [locked] = await lockQuery(root, tx, token);
+  if (!locked) return undefined;
+  const [row] = await readQuery(root, tx, token, locked.id);
   if (!row) return undefined;
   const r = row as unknown as Record<string, unknown>;
   const session = Object.fromEntries(sessionColumns.map((c) => [c, r[`s_${c}`]])) as unknown as SessionRow;
@@ -94,8 +104,44 @@ export interface Rotation {
   audit: { payload: Record<string, unknown>; ip: string; at: Date }[];
 }
 
+// The common case (revoke + mint + two audit rows), compiled once.
+const mintQuery = prepared(
+  (
+    db: Executor,
+    at: string, userAgent: string, ip: string, sessionId: string, oldTokenId: string, token: string, userId: string,
+    parent: string, audit1Id: string, audit1Payload: string, audit1Ip: string, audit2Id: string, audit2Payload: string, audit2Ip: string,
+  ) =>
+    db
+      .with('refreshed', (qb) =>
+        qb.updateTable('auth.sessions').set({ refreshed_at: at, updated_at: at, user_agent: userAgent, ip }).where('id', '=', sessionId).returning('id'),
+      )
+      .with('revoked', (qb) =>
+        qb.updateTable('auth.refresh_tokens').set({ revoked: true, updated_at: at }).where('id', '=', oldTokenId).returning('id'),
+      )
+      .with('minted', (qb) =>
+        qb
+          .insertInto('auth.refresh_tokens')
+          .values({ instance_id: NIL_UUID, token, user_id: userId, session_id: sessionId, parent, revoked: false, created_at: at, updated_at: at })
+          .returning('id'),
+      )
+      .insertInto('auth.audit_log_entries')
+      .values([
+        { instance_id: NIL_UUID, id: audit1Id, payload: audit1Payload, created_at: at, ip_address: audit1Ip },
+        { instance_id: NIL_UUID, id: audit2Id, payload: audit2Payload, created_at: at, ip_address: audit2Ip },
+      ]),
+);
+
 /** Revokes + mints (when given) and always marks the session refreshed and writes the audit rows. */
-export async function rotateRefreshToken(db: Executor, r: Rotation): Promise<void> {
+export async function rotateRefreshToken(root: Executor, db: Executor, r: Rotation): Promise<void> {
+  const [first, second] = r.audit;
+  if (r.oldTokenId !== null && r.child !== null && first && second && r.audit.length === 2) {
+    await mintQuery(
+      root, db,
+      r.at.toISOString(), r.client.user_agent as string, r.client.ip as string, r.sessionId, r.oldTokenId, r.child.token, r.userId,
+      r.child.parent, randomUUID(), JSON.stringify(first.payload), first.ip, randomUUID(), JSON.stringify(second.payload), second.ip,
+    );
+    return;
+  }
   let query = db.with('refreshed', (qb) =>
     qb
       .updateTable('auth.sessions')

@@ -61,10 +61,10 @@ export async function refreshGrant(
 
 async function attemptRefresh(
   tx: Executor,
-  deps: Pick<Deps, 'config' | 'clock'>,
+  deps: Pick<Deps, 'db' | 'config' | 'clock'>,
   input: { refreshToken: string; client: ClientInfo },
 ): Promise<Attempt> {
-  const context = await lockRefreshContext(tx, input.refreshToken);
+  const context = await lockRefreshContext(deps.db, tx, input.refreshToken);
   if (!context) {
     // Nothing came back: the token is unknown, has no session, or its session is locked by another refresh.
     const token = await findRefreshToken(tx, input.refreshToken);
@@ -91,11 +91,11 @@ async function attemptRefresh(
       return { kind: 'reuse' };
     }
     // The client lost the answer to its previous refresh: hand back the live child, mint nothing.
-    await rotateRefreshToken(tx, { oldTokenId: null, child: null, userId: user.id, sessionId: session.id, at: now, client, audit: [refreshed] });
+    await rotateRefreshToken(deps.db, tx, { oldTokenId: null, child: null, userId: user.id, sessionId: session.id, at: now, client, audit: [refreshed] });
     return { kind: 'ok', context, token: live.token };
   }
   const issued = newRefreshToken();
-  await rotateRefreshToken(tx, {
+  await rotateRefreshToken(deps.db, tx, {
     oldTokenId: token.id,
     child: { token: issued, parent: token.token },
     userId: user.id,
