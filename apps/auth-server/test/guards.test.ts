@@ -2,6 +2,7 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import express from 'express';
+import { OAuthError } from '../src/errors';
 import { requireAdmin } from '../src/http/auth';
 import { errorRenderer } from '../src/http/errors';
 import { call } from './helpers/http';
@@ -17,6 +18,9 @@ beforeAll(async () => {
   const app = express();
   app.get('/admin/ping', requireAdmin(server.deps), (req, res) => {
     res.json({ role: req.caller?.claims.role, sub: req.caller?.claims.sub });
+  });
+  app.get('/oauth-error', () => {
+    throw new OAuthError('invalid_request', 'missing id_token');
   });
   app.use(errorRenderer);
   adminApp = await new Promise((resolve) => {
@@ -54,4 +58,12 @@ it('an expired admin token is 403 bad_jwt', async () => {
   const res = await call(adminUrl, 'GET', '/admin/ping', { token });
   expect(res.status).toBe(403);
   expect(res.body).toMatchObject({ error_code: 'bad_jwt' });
+});
+
+it('OAuth-shaped errors are {error, error_description} whatever the API version', async () => {
+  for (const newShape of [false, true]) {
+    const res = await call(adminUrl, 'GET', '/oauth-error', { newShape });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ error: 'invalid_request', error_description: 'missing id_token' });
+  }
 });

@@ -95,6 +95,25 @@ describe('password grant', () => {
   });
 });
 
+describe('providers', () => {
+  it('phone sign-in with the phone provider off is 422 phone_provider_disabled', async () => {
+    const res = await call(server.url, 'POST', '/token?grant_type=password', { body: { phone: '+15551234567', password: 'password-123' } });
+    expect(res.status).toBe(422);
+    expect(res.body).toEqual({ code: 422, error_code: 'phone_provider_disabled', msg: 'Phone logins are disabled' });
+  });
+
+  it('email sign-in with the email provider off is 422 email_provider_disabled', async () => {
+    const noEmail = await startTestServer({ env: { EXTERNAL_EMAIL_ENABLED: 'false' } });
+    try {
+      const res = await call(noEmail.url, 'POST', '/token?grant_type=password', { body: { email: uniqueEmail(), password: 'password-123' }, newShape: true });
+      expect(res.status).toBe(422);
+      expect(res.body).toEqual({ code: 'email_provider_disabled', message: 'Email logins are disabled' });
+    } finally {
+      await noEmail.close();
+    }
+  });
+});
+
 describe('grant types', () => {
   it('an unknown grant_type is 400 invalid_credentials', async () => {
     const res = await call(server.url, 'POST', '/token?grant_type=magic', { body: {} });

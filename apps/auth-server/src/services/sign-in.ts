@@ -31,11 +31,11 @@ export async function passwordGrant(
   let user;
   let provider: 'email' | 'phone';
   if (input.email) {
-    if (!config.external.email.enabled) throw new ApiError(400, ErrorCode.email_provider_disabled, Messages.emailSignupsDisabled);
+    if (!config.external.email.enabled) throw new ApiError(422, ErrorCode.email_provider_disabled, 'Email logins are disabled');
     provider = 'email';
     user = await findUserWithPasswordByEmail(deps.db, normalizeEmail(input.email), aud);
   } else if (input.phone) {
-    if (!config.external.phone.enabled) throw new ApiError(400, ErrorCode.phone_provider_disabled, Messages.phoneSignupsDisabled);
+    if (!config.external.phone.enabled) throw new ApiError(422, ErrorCode.phone_provider_disabled, 'Phone logins are disabled');
     provider = 'phone';
     user = await findUserWithPasswordByPhone(deps.db, normalizePhone(input.phone), aud);
   } else {
