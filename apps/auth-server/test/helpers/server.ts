@@ -36,7 +36,8 @@ function prefixed(env: Record<string, string | undefined>): Record<string, strin
 }
 
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
-  const database = await createTestDatabase({ kind: options.kind ?? 'postgres', migrate: 'auth' });
+  const namespace = options.env?.DB_NAMESPACE ?? options.env?.AUTH_DB_NAMESPACE;
+  const database = await createTestDatabase({ kind: options.kind ?? 'postgres', migrate: 'auth', authNamespace: namespace });
   const clock = new TestClock();
   const env = prefixed({
     SITE_URL: 'http://localhost:3000',
