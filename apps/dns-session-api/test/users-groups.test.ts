@@ -244,6 +244,26 @@ describe.each(['postgres', 'pglite'] as const)('users and groups on %s', (kind) 
       expect(restored.body.group.deleted).toBe(false);
     });
 
+    test('listing a group\'s users and subgroups follows the same permissions', async () => {
+      const users = await aliceClient.get(`/group/${root.groupId}/users`);
+      expect(users.status).toBe(200);
+      expect(users.body.meta.msg).toBe('users in group');
+      const names = (users.body.user as { username: string }[]).map((u) => u.username);
+      expect(names).toEqual(expect.arrayContaining(['alice', 'boss']));
+      expect(names).toEqual([...names].sort());
+      expect(JSON.stringify(users.body)).not.toMatch(/password|hash|salt/);
+      expect((await carolClient.get(`/group/${root.groupId}/users`)).status).toBe(403);
+      expect((await aliceClient.get('/group/999999/users')).status).toBe(404);
+
+      const subgroups = await aliceClient.get(`/group/${root.groupId}/subgroups`);
+      expect(subgroups.status).toBe(200);
+      expect(subgroups.body.group).toEqual(
+        expect.arrayContaining([{ id: child.groupId, name: 'child.root.example', parent_gid: root.groupId, deleted: false }]),
+      );
+      expect((await carolClient.get(`/group/${child.groupId}/subgroups`)).body.group).toEqual([]);
+      expect((await carolClient.get(`/group/${root.groupId}/subgroups`)).status).toBe(403);
+    });
+
     test('a group holding a zone or a nameserver cannot be deleted (409) until they are deleted', async () => {
       const group = await boss.post('/group', { name: 'zoned.root.example', parent_gid: root.groupId });
       expect(group.status).toBe(201);

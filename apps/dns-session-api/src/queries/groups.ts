@@ -107,3 +107,15 @@ export async function countLiveMembers(db: Db, groupId: number): Promise<GroupMe
     .executeTakeFirstOrThrow();
   return { subgroups: Number(row.subgroups), users: Number(row.users), zones: Number(row.zones), nameservers: Number(row.nameservers) };
 }
+
+/** The direct children of a group, live or (deleted = true) deleted ones only, by name. */
+export async function listSubgroups(db: Db, parentId: number, deleted: boolean): Promise<GroupRow[]> {
+  return db
+    .selectFrom('dns.groups')
+    .select(columns)
+    .where('parent_id', '=', parentId)
+    .where('deleted_at', deleted ? 'is not' : 'is', null)
+    .orderBy('name')
+    .orderBy('id')
+    .execute();
+}

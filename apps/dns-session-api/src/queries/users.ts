@@ -128,3 +128,15 @@ export async function upgradePasswordHash(db: Db, id: number, oldHash: string, n
     .where('password_hash', '=', oldHash)
     .execute();
 }
+
+/** The users of one group, live or (deleted = true) deleted ones only, by username. */
+export async function listUsersInGroup(db: Db, groupId: number, deleted: boolean): Promise<UserRow[]> {
+  return db
+    .selectFrom('dns.users')
+    .select(columns)
+    .where('group_id', '=', groupId)
+    .where('deleted_at', deleted ? 'is not' : 'is', null)
+    .orderBy('username')
+    .orderBy('id')
+    .execute();
+}

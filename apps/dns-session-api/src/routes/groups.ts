@@ -2,8 +2,9 @@ import { z } from 'zod';
 import { envelope } from '../http/envelope';
 import { defineRoute, type RouteFamily } from '../http/route';
 import { deletedQuery, idNumber, idParams } from '../http/schemas';
-import { groupResponseSchema, serializeGroup } from '../serialize';
-import { createGroup, deleteGroup, getGroup, updateGroupById } from '../services/groups';
+import { envelopeSchema } from '../http/envelope';
+import { groupResponseSchema, groupSchema, serializeGroup, serializeUser, userSchema } from '../serialize';
+import { createGroup, deleteGroup, getGroup, listGroupChildren, listGroupUsers, updateGroupById } from '../services/groups';
 import { errorExamples } from './examples';
 import { groupName } from './inputs';
 
@@ -50,6 +51,53 @@ export const groupRoutes: RouteFamily = {
       async handler({ params, query }, { deps, caller }) {
         const group = await getGroup(deps, caller, params.id, { deleted: query.deleted });
         return { body: envelope('group', serializeGroup(group), "here's your group") };
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/group/:id/users',
+      auth: 'session',
+      summary: 'The users of a group',
+      description: 'Live users by username; with `?deleted=true` the deleted ones instead.',
+      params: idParams,
+      query: deletedQuery,
+      responses: {
+        200: {
+          description: 'The users (possibly none)',
+          schema: envelopeSchema('user', z.array(userSchema)),
+          example: {
+            user: [{ id: 4096, first_name: 'Unit', last_name: 'Test', username: 'unit-test', email: 'unit-test@example.com', is_admin: false, deleted: false }],
+            meta: { api: { version: '0.1.0' }, msg: 'users in group' },
+          },
+        },
+        400: errorExamples.badInput,
+        ...common,
+      },
+      async handler({ params, query }, { deps, caller }) {
+        const users = await listGroupUsers(deps, caller, params.id, { deleted: query.deleted });
+        return { body: envelope('user', users.map(serializeUser), 'users in group') };
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/group/:id/subgroups',
+      auth: 'session',
+      summary: 'The direct subgroups of a group',
+      description: 'Live subgroups by name; with `?deleted=true` the deleted ones instead.',
+      params: idParams,
+      query: deletedQuery,
+      responses: {
+        200: {
+          description: 'The subgroups (possibly none)',
+          schema: envelopeSchema('group', z.array(groupSchema)),
+          example: { group: [groupExample('').group], meta: { api: { version: '0.1.0' }, msg: 'here are the subgroups' } },
+        },
+        400: errorExamples.badInput,
+        ...common,
+      },
+      async handler({ params, query }, { deps, caller }) {
+        const groups = await listGroupChildren(deps, caller, params.id, { deleted: query.deleted });
+        return { body: envelope('group', groups.map(serializeGroup), 'here are the subgroups') };
       },
     }),
     defineRoute({

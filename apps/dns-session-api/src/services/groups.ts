@@ -1,7 +1,8 @@
 import { isUniqueViolation } from '@keyzone/db';
 import type { Deps } from '../deps';
 import { badRequest, conflict, notFound } from '../errors';
-import { countLiveMembers, findGroupById, insertGroup, isInSubtree, updateGroup, type GroupRow } from '../queries/groups';
+import { countLiveMembers, findGroupById, insertGroup, isInSubtree, listSubgroups, updateGroup, type GroupRow } from '../queries/groups';
+import { listUsersInGroup, type UserRow } from '../queries/users';
 import { serializeGroup } from '../serialize';
 import type { Caller } from './caller';
 import { assertAdmin, assertGroupAccess } from './permissions';
@@ -20,6 +21,18 @@ export async function getGroup(deps: Deps, caller: Caller, id: number, options: 
   if (!group || (group.deleted_at !== null) !== options.deleted) throw notFound('Group not found');
   await assertGroupAccess(deps.db, caller, group.id, 'group');
   return group;
+}
+
+/** The users of a live group the caller may read (`deleted`: the deleted ones instead). */
+export async function listGroupUsers(deps: Deps, caller: Caller, groupId: number, options: { deleted: boolean }): Promise<UserRow[]> {
+  const group = await getGroup(deps, caller, groupId, { deleted: false });
+  return listUsersInGroup(deps.db, group.id, options.deleted);
+}
+
+/** The direct subgroups of a live group the caller may read (`deleted`: the deleted ones instead). */
+export async function listGroupChildren(deps: Deps, caller: Caller, groupId: number, options: { deleted: boolean }): Promise<GroupRow[]> {
+  const group = await getGroup(deps, caller, groupId, { deleted: false });
+  return listSubgroups(deps.db, group.id, options.deleted);
 }
 
 /** Groups are created below a group in the caller's subtree; root groups come from the CLI only. */
