@@ -138,11 +138,11 @@ async function cappedFilterCount(db: Executor, filter: string): Promise<number |
   if (db.isTransaction) return count(db);
   try {
     return await db.transaction().execute(async (tx) => {
-      await sql`SET LOCAL statement_timeout = ${sql.lit(COUNT_TIME_BUDGET_MS)}`.execute(tx);
-      if (filter.length >= TRIGRAM_MIN_LENGTH) {
-        await sql`SET LOCAL enable_seqscan = off`.execute(tx);
-        await sql`SET LOCAL enable_indexscan = off`.execute(tx);
-      }
+      // set_config(..., true) is SET LOCAL; one statement instead of three round trips.
+      const bitmapOnly = filter.length >= TRIGRAM_MIN_LENGTH ? 'off' : 'on';
+      await sql`SELECT set_config('statement_timeout', ${String(COUNT_TIME_BUDGET_MS)}, true),
+                       set_config('enable_seqscan', ${bitmapOnly}, true),
+                       set_config('enable_indexscan', ${bitmapOnly}, true)`.execute(tx);
       return count(tx);
     });
   } catch (err) {
