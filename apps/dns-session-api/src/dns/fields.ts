@@ -127,9 +127,11 @@ export function fieldFromBind(spec: FieldSpec, tokens: Token[], origin: string):
       return first.text === '.' ? '.' : toAbsolute(first.text, origin);
     case 'charstring':
     case 'value':
-      return unescapeBytes(first.text).toString('utf8');
+      return first.text.includes('\\') ? unescapeBytes(first.text).toString('utf8') : first.text;
     case 'text':
-      return Buffer.concat(tokens.map((t) => unescapeBytes(t.text))).toString('utf8');
+      return tokens.some((t) => t.text.includes('\\'))
+        ? Buffer.concat(tokens.map((t) => unescapeBytes(t.text))).toString('utf8')
+        : tokens.map((t) => t.text).join('');
     case 'hex':
       return tokens.map((t) => t.text).join('');
     case 'svcparams':

@@ -8,6 +8,11 @@ export const MAX_LABEL_OCTETS = 63;
 /** Splits a presentation name into its labels (escapes kept), without the root. "." and "" give []. */
 export function splitLabels(name: string): string[] {
   if (name === '.') return [];
+  if (!name.includes('\\')) {
+    const labels = name.split('.');
+    if (labels[labels.length - 1] === '') labels.pop();
+    return labels;
+  }
   const labels: string[] = [];
   let current = '';
   for (let i = 0; i < name.length; i++) {
@@ -26,6 +31,11 @@ export function splitLabels(name: string): string[] {
   }
   if (current !== '') labels.push(current);
   return labels;
+}
+
+/** How many octets a presentation label stands for (escapes resolved). */
+export function labelLength(label: string): number {
+  return label.includes('\\') ? labelOctets(label).length : Buffer.byteLength(label, 'utf8');
 }
 
 /** The bytes a presentation label stands for (escapes resolved). */
@@ -59,7 +69,7 @@ export function isAbsolute(name: string): boolean {
 
 /** Lowercases ASCII letters only; escapes and other bytes stay as written. */
 export function normalizeName(name: string): string {
-  return name.replace(/[A-Z]/g, (c) => c.toLowerCase());
+  return /[A-Z]/.test(name) ? name.replace(/[A-Z]/g, (c) => c.toLowerCase()) : name;
 }
 
 /** Makes a name absolute within origin: "@" is the origin, "www" → "www.<origin>", absolute stays. */
@@ -76,6 +86,8 @@ export function ensureTrailingDot(name: string): string {
 
 /** Whether an absolute name equals the zone or lies below it (label-wise, case-insensitive). */
 export function isInZone(name: string, zone: string): boolean {
+  if (zone === '.' || zone === name) return true;
+  if (!/[A-Z\\]/.test(name + zone)) return name.endsWith(`.${zone}`);
   const n = splitLabels(normalizeName(name));
   const z = splitLabels(normalizeName(zone));
   if (z.length > n.length) return false;
@@ -88,6 +100,8 @@ export function relativeTo(name: string, origin: string): string {
   const n = normalizeName(name);
   const o = normalizeName(origin);
   if (n === o) return '@';
+  // The common case, cheaply: a plain suffix match on a label boundary that is not an escaped dot.
+  if (o !== '.' && n.endsWith(`.${o}`) && !n.endsWith(`\\.${o}`)) return n.slice(0, n.length - o.length - 1);
   if (o !== '.' && isInZone(n, o)) {
     const labels = splitLabels(n);
     return labels.slice(0, labels.length - splitLabels(o).length).join('.');
@@ -97,7 +111,7 @@ export function relativeTo(name: string, origin: string): string {
 
 /** Wire length of an absolute name: one length octet per label plus its bytes, plus the root. */
 export function wireLength(name: string): number {
-  return splitLabels(name).reduce((sum, label) => sum + 1 + labelOctets(label).length, 1);
+  return splitLabels(name).reduce((sum, label) => sum + 1 + labelLength(label), 1);
 }
 
 export interface NameRules {
@@ -129,7 +143,7 @@ export function checkName(field: string, name: unknown, rules: NameRules = {}): 
   const errors: FieldError[] = [];
   const labels = splitLabels(name);
   labels.forEach((label, i) => {
-    if (labelOctets(label).length > MAX_LABEL_OCTETS) {
+    if (labelLength(label) > MAX_LABEL_OCTETS) {
       errors.push(fieldError(field, 'label_length', `${field} has a label longer than 63 octets: "${label}"`));
     }
     if (label === '*') {

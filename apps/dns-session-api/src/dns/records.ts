@@ -54,7 +54,11 @@ export function validateRecord(zone: string, input: RecordInput): { record?: Zon
   return { record: { owner: normalizeName(owner), type, ttl: input.ttl, rdata: checked.rdata }, errors: [] };
 }
 
-/** A stable text key of the RDATA, for duplicate detection. */
+/** A stable text key of the RDATA (its values in the type's field order), for duplicate detection and sorting. */
 export function rdataKey(record: Pick<ZoneRecord, 'type' | 'rdata'>): string {
-  return JSON.stringify(Object.keys(record.rdata).sort().map((k) => [k, record.rdata[k]]));
+  const fields = recordTypes[record.type]?.fields;
+  if (!fields) return JSON.stringify(Object.keys(record.rdata).sort().map((k) => [k, record.rdata[k]]));
+  let key = '';
+  for (const f of fields) key += `${String(record.rdata[f.name])}\u0001`;
+  return key;
 }

@@ -6,6 +6,7 @@ export const MAX_CHARSTRING_OCTETS = 255;
 
 /** Bytes of a quoted or unquoted presentation string with its escapes resolved. */
 export function unescapeBytes(text: string): Buffer {
+  if (!text.includes('\\')) return Buffer.from(text, 'utf8');
   const out: number[] = [];
   for (let i = 0; i < text.length; i++) {
     const ch = text[i] as string;
@@ -37,11 +38,13 @@ export function quoteBytes(bytes: Uint8Array): string {
 }
 
 export function quoteText(text: string): string {
-  return quoteBytes(Buffer.from(text, 'utf8'));
+  // Printable ASCII without quote or backslash needs no escaping: skip the byte walk.
+  return /^[ !#-[\]-~]*$/.test(text) ? `"${text}"` : quoteBytes(Buffer.from(text, 'utf8'));
 }
 
 /** Splits text into quoted strings of at most 255 octets each (TXT data longer than one string). */
 export function quoteChunks(text: string): string[] {
+  if (text.length <= MAX_CHARSTRING_OCTETS && /^[ !#-[\]-~]*$/.test(text)) return [`"${text}"`];
   const bytes = Buffer.from(text, 'utf8');
   if (bytes.length === 0) return ['""'];
   const chunks: string[] = [];

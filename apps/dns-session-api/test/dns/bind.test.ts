@@ -34,6 +34,19 @@ describe('BIND export', () => {
   });
 });
 
+describe('BIND export order', () => {
+  test('records come in DNSSEC canonical name order, then type, then data', () => {
+    const owners = ['b.example.com.', 'a-b.example.com.', 'example.com.', 'z.a.example.com.', 'a.example.com.'];
+    const records: ZoneRecord[] = owners.map((owner, i) => ({ owner, type: 'TXT', ttl: 60, rdata: { data: `t${i}` } }));
+    records.push({ owner: 'a.example.com.', type: 'A', ttl: 60, rdata: { address: '192.0.2.2' } }, { owner: 'a.example.com.', type: 'A', ttl: 60, rdata: { address: '192.0.2.1' } });
+    const text = exportZone({ ...fixtureZone(), nameservers: [], records });
+    const lines = text.split('\n').filter((l) => /\t(A|TXT)\t/.test(l)).map((l) => l.split('\t').filter((_, i) => i !== 1 && i !== 2).join(' '));
+    expect(lines).toEqual([
+      '@ TXT "t2"', 'a A 192.0.2.1', 'a A 192.0.2.2', 'a TXT "t4"', 'z.a TXT "t3"', 'a-b TXT "t1"', 'b TXT "t0"',
+    ]);
+  });
+});
+
 describe('BIND import', () => {
   test('import(export(zone)) gives back the same records, SOA and NS', () => {
     const zone = fixtureZone();

@@ -54,24 +54,43 @@ export function derivedRecords(zone: ExportZone): ZoneRecord[] {
 
 /**
  * The records a zone file holds besides the SOA: derived NS/glue merged with the stored records (a stored
- * record equal to a derived one is written once; a stored RRset's TTL wins over glue's).
+ * record equal to a derived one is written once; derived records take the TTL of the stored RRset they join,
+ * so a set keeps one TTL), in canonical order.
  */
 export function zoneFileRecords(zone: ExportZone): ZoneRecord[] {
-  const stored = new Map<string, ZoneRecord>();
-  const rrsetTtl = new Map<string, number>();
-  for (const r of zone.records) {
-    stored.set(`${r.owner} ${r.type} ${rdataKey(r)}`, r);
-    rrsetTtl.set(`${r.owner} ${r.type}`, r.ttl);
-  }
+  const derived = derivedRecords(zone);
   const all = [...zone.records];
-  for (const d of derivedRecords(zone)) {
-    if (stored.has(`${d.owner} ${d.type} ${rdataKey(d)}`)) continue;
-    all.push({ ...d, ttl: rrsetTtl.get(`${d.owner} ${d.type}`) ?? d.ttl });
+  if (derived.length) {
+    // Only records at the few derived owners can collide with derived ones: index just those.
+    const owners = new Set(derived.map((d) => d.owner));
+    const stored = new Set<string>();
+    const rrsetTtl = new Map<string, number>();
+    for (const r of zone.records) {
+      if (!owners.has(r.owner)) continue;
+      stored.add(`${r.owner} ${r.type} ${rdataKey(r)}`);
+      rrsetTtl.set(`${r.owner} ${r.type}`, r.ttl);
+    }
+    for (const d of derived) {
+      if (stored.has(`${d.owner} ${d.type} ${rdataKey(d)}`)) continue;
+      all.push({ ...d, ttl: rrsetTtl.get(`${d.owner} ${d.type}`) ?? d.ttl });
+    }
   }
-  // Derived NS records take the apex NS RRset's TTL too, so the set keeps one TTL.
-  return all.sort((a, b) => compareNames(a.owner, b.owner)
-    || (TYPE_ORDER.get(a.type) ?? 0) - (TYPE_ORDER.get(b.type) ?? 0)
-    || (rdataKey(a) < rdataKey(b) ? -1 : rdataKey(a) > rdataKey(b) ? 1 : 0));
+  // Sort keys computed once per record; the RDATA key only when name and type tie (records of one RRset).
+  const keyed = all.map((r) => ({ r, name: canonicalKey(r.owner), type: TYPE_ORDER.get(r.type) ?? 0, rdata: undefined as string | undefined }));
+  const rdataOf = (k: (typeof keyed)[number]) => (k.rdata ??= rdataKey(k.r));
+  keyed.sort((a, b) => {
+    if (a.name !== b.name) return a.name < b.name ? -1 : 1;
+    if (a.type !== b.type) return a.type - b.type;
+    const x = rdataOf(a);
+    const y = rdataOf(b);
+    return x < y ? -1 : x > y ? 1 : 0;
+  });
+  return keyed.map((k) => k.r);
+}
+
+/** A string whose plain comparison is the canonical name order: labels right to left, NUL between them. */
+function canonicalKey(name: string): string {
+  return splitLabels(name).reverse().join('\u0000');
 }
 
 export function exportZone(zone: ExportZone): string {

@@ -77,16 +77,15 @@ export function tokenize(text: string): TokenizeResult {
     }
     if (ch === '"') {
       let j = i + 1;
-      let raw = '';
       let closed = false;
       while (j < text.length) {
-        const c = text[j] as string;
-        if (c === '\\' && j + 1 < text.length) { raw += c + (text[j + 1] as string); j += 2; continue; }
-        if (c === '"') { closed = true; j++; break; }
-        if (c === '\n') break;
-        raw += c;
+        const c = text.charCodeAt(j);
+        if (c === 0x5c && j + 1 < text.length) { j += 2; continue; } // backslash: the next character is literal
+        if (c === 0x22) { closed = true; j++; break; }
+        if (c === 0x0a) break;
         j++;
       }
+      const raw = text.slice(i + 1, closed ? j - 1 : j);
       if (!closed) {
         errors.push({ line, message: 'unterminated quoted string' });
         failed = true;
@@ -100,22 +99,21 @@ export function tokenize(text: string): TokenizeResult {
     // An unquoted token runs to blank space, a comment or a parenthesis; a quote inside it (SvcParam
     // values such as alpn="h2,h3") is kept verbatim until its closing quote.
     let j = i;
-    let raw = '';
     while (j < text.length) {
-      const c = text[j] as string;
-      if (c === '\\' && j + 1 < text.length && text[j + 1] !== '\n') { raw += c + (text[j + 1] as string); j += 2; continue; }
-      if (c === '"') {
+      const c = text.charCodeAt(j);
+      if (c === 0x5c && j + 1 < text.length && text.charCodeAt(j + 1) !== 0x0a) { j += 2; continue; }
+      if (c === 0x22) {
         const end = text.indexOf('"', j + 1);
         const nl = text.indexOf('\n', j + 1);
         if (end < 0 || (nl >= 0 && nl < end)) break;
-        raw += text.slice(j, end + 1);
         j = end + 1;
         continue;
       }
-      if (' \t\r\n;()'.includes(c)) break;
-      raw += c;
+      // space, tab, CR, LF, ";", "(", ")" end the token
+      if (c === 0x20 || c === 0x09 || c === 0x0d || c === 0x0a || c === 0x3b || c === 0x28 || c === 0x29) break;
       j++;
     }
+    const raw = text.slice(i, j);
     if (j === i) {
       errors.push({ line, message: 'unterminated quoted string' });
       failed = true;

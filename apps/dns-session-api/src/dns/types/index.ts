@@ -61,10 +61,12 @@ export function validateRdata(type: RecordType, input: Record<string, unknown>):
 
 /** The RDATA part of a zone-file line. */
 export function rdataToBind(type: RecordType, rdata: Rdata): string {
-  return recordTypes[type].fields
-    .map((spec) => fieldToBind(spec, rdata[spec.name] as string | number))
-    .filter((text) => text !== '')
-    .join(' ');
+  let out = '';
+  for (const spec of recordTypes[type].fields) {
+    const text = fieldToBind(spec, rdata[spec.name] as string | number);
+    if (text !== '') out = out === '' ? text : `${out} ${text}`;
+  }
+  return out;
 }
 
 /** Reads RDATA from the tokens after the type; throws an Error saying what is wrong. */

@@ -1,0 +1,138 @@
+#!/usr/bin/env node
+// DNS zones at scale, through the real HTTP API on PostgreSQL:
+//   1. POST /zone/import of a BIND zone file holding --records records (default 50,000; A, AAAA, CNAME, MX,
+//      TXT, SRV): the zone and every record in one transaction. Reported as records/s.
+//   2. GET /zone/<id>/export of that zone, --exports times (default 5): the median and best time (goal < 1 s).
+//   Each export is checked to hold every record; with named-checkzone installed, the last one is checked too.
+//
+//   pnpm --filter @keyzone/dns-session-api build
+//   pnpm --filter @keyzone/bench run dns:zones        [--records 50000] [--exports 5]
+//
+// A fresh database is created on TEST_DATABASE_URL's server (default postgres://postgres@127.0.0.1:5432/postgres)
+// and dropped at the end. Bounded: one import and --exports exports.
+/* global fetch, URL, Buffer */
+'use strict';
+
+const path = require('node:path');
+const { spawnSync } = require('node:child_process');
+const { mkdtempSync, writeFileSync, rmSync } = require('node:fs');
+const os = require('node:os');
+
+const APP_DIST = path.dirname(require.resolve('@keyzone/dns-session-api/package.json'));
+const PASSWORD = 'Bench#Passw0rd-123';
+const ZONE = 'bench-zone.example.';
+
+function arg(name, fallback) {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
+}
+
+/** A zone file of `count` records, deterministic, every line valid and the zone rules kept. */
+function zoneFile(count) {
+  const lines = ['$TTL 3600', '@ IN SOA ns1.bench-provider.example. hostmaster 2026010100 86400 7200 1209600 3600', '@ NS ns1.bench-provider.example.'];
+  for (let i = 0; i < count; i++) {
+    const a = `${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`;
+    switch (i % 10) {
+      case 5: lines.push(`h${i} AAAA 2001:db8::${i.toString(16)}`); break;
+      case 6: lines.push(`c${i} CNAME h${i - 6}`); break;
+      case 7: lines.push(`h${i - 7} MX 10 mail${i}.example.net.`); break;
+      case 8: lines.push(`t${i} 300 TXT "v=spf1 ip4:10.${a} -all" "record ${i}"`); break;
+      case 9: lines.push(`_s${i}._tcp SRV 0 5 5060 h${i - 9}`); break;
+      default: lines.push(`h${i} A 10.${a}`);
+    }
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+async function request(base, method, url, { cookie, json } = {}) {
+  const headers = {};
+  if (cookie) headers.cookie = cookie;
+  if (json !== undefined) headers['content-type'] = 'application/json';
+  const res = await fetch(new URL(url, base), { method, headers, body: json === undefined ? undefined : JSON.stringify(json) });
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, text };
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+async function main() {
+  const count = arg('records', 50000);
+  const exportsToRun = arg('exports', 5);
+  const { loadDnsConfig } = require('@keyzone/config');
+  const { createTestDatabase } = require('@keyzone/db/testing');
+  const { createLogger } = require(require.resolve('@keyzone/logging', { paths: [APP_DIST] }));
+  const { createApp } = require(path.join(APP_DIST, 'dist/app.js'));
+  const { buildDeps } = require(path.join(APP_DIST, 'dist/deps.js'));
+  const { listen, urlOf, close } = require(path.join(APP_DIST, 'dist/http/server.js'));
+  const { createUserWithGroup } = require(path.join(APP_DIST, 'dist/services/bootstrap.js'));
+
+  const database = await createTestDatabase({ kind: 'postgres', migrate: 'dns' });
+  let server;
+  try {
+    const loaded = loadDnsConfig({
+      dir: APP_DIST, nodeEnv: 'production',
+      env: { DATABASE_URL: database.url, SESSION_SECRET: 'bench-session-secret-of-at-least-32-chars' },
+    });
+    // A 50k-record zone file is a few MB: the import needs a larger body limit than the 100 kB default.
+    const config = { ...loaded, http: { ...loaded.http, bodyLimit: 64 * 1024 * 1024 } };
+    const log = createLogger({ name: 'dns-zones-bench', level: 'error' });
+    const deps = buildDeps({ config, db: database.db, log });
+    await createUserWithGroup(deps, {
+      group: 'bench.example', username: 'bench', password: PASSWORD, email: 'bench@example.com',
+      firstName: 'Bench', lastName: 'User', isAdmin: false,
+    });
+    server = await listen(createApp(deps), { host: '127.0.0.1', port: 0, keepAliveTimeoutSeconds: 5 });
+    const base = urlOf(server);
+
+    const login = await request(base, 'POST', '/session', { json: { username: 'bench@bench.example', password: PASSWORD } });
+    if (login.status !== 200) throw new Error(`login failed: ${login.status} ${login.text}`);
+    const cookie = login.headers.getSetCookie()[0].split(';')[0];
+
+    const text = zoneFile(count);
+    console.log(`zone file: ${count} records, ${(Buffer.byteLength(text) / 1e6).toFixed(1)} MB`);
+    let t0 = process.hrtime.bigint();
+    const imported = await request(base, 'POST', '/zone/import', { cookie, json: { zone: ZONE, zonefile: text } });
+    const importMs = Number(process.hrtime.bigint() - t0) / 1e6;
+    if (imported.status !== 201) throw new Error(`import failed: ${imported.status} ${imported.text.slice(0, 500)}`);
+    const body = JSON.parse(imported.text);
+    if (body.records !== count + 1) throw new Error(`imported ${body.records} records, expected ${count + 1} (with the apex NS)`);
+    console.log(`import: ${body.records} records in ${importMs.toFixed(0)} ms = ${Math.round(body.records / (importMs / 1000))} records/s`);
+
+    const times = [];
+    let exported = '';
+    for (let i = 0; i < exportsToRun; i++) {
+      t0 = process.hrtime.bigint();
+      const res = await request(base, 'GET', `/zone/${body.zone.id}/export`, { cookie });
+      times.push(Number(process.hrtime.bigint() - t0) / 1e6);
+      if (res.status !== 200) throw new Error(`export failed: ${res.status}`);
+      exported = res.text;
+      const lines = exported.split('\n').filter((l) => l && !l.startsWith(';') && !l.startsWith('$')).length;
+      if (lines !== count + 2) throw new Error(`export has ${lines} record lines, expected ${count + 2} (with SOA and NS)`);
+    }
+    const med = median(times);
+    console.log(`export: ${(Buffer.byteLength(exported) / 1e6).toFixed(1)} MB; median ${med.toFixed(0)} ms, best ${Math.min(...times).toFixed(0)} ms over ${times.length} runs (goal < 1000 ms: ${med < 1000 ? 'met' : 'NOT met'})`);
+
+    if (spawnSync('named-checkzone', ['-v']).status === 0) {
+      const dir = mkdtempSync(path.join(os.tmpdir(), 'kz-bench-'));
+      try {
+        writeFileSync(path.join(dir, 'zone.db'), exported);
+        const check = spawnSync('named-checkzone', ['-i', 'local', ZONE, path.join(dir, 'zone.db')], { encoding: 'utf8' });
+        console.log(`named-checkzone: ${check.status === 0 ? 'OK' : `FAILED\n${check.stdout}${check.stderr}`}`);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    }
+  } finally {
+    if (server) await close(server);
+    await database.destroy();
+  }
+}
+
+module.exports = { zoneFile };
+
+if (require.main === module) {
+  main().catch((err) => {
+    console.error(err);
+    process.exit(1);
+  });
+}
