@@ -195,8 +195,8 @@ export async function createUser(
             identity_data: {
               sub: id,
               ...(provider === 'email' ? { email } : { phone }),
-              email_verified: false,
-              phone_verified: false,
+              email_verified: provider === 'email' && f.emailConfirm === true,
+              phone_verified: provider === 'phone' && f.phoneConfirm === true,
             },
             provider,
             last_sign_in_at: now,
@@ -268,8 +268,16 @@ export async function updateUser(
         await syncIdentity(tx, user.id, 'phone', phone, now);
         patch.phone = phone;
       }
-      if (f.emailConfirm && user.email_confirmed_at === null) patch.email_confirmed_at = now;
-      if (f.phoneConfirm && user.phone_confirmed_at === null) patch.phone_confirmed_at = now;
+      if (f.emailConfirm && user.email_confirmed_at === null) {
+        patch.email_confirmed_at = now;
+        const identity = await findIdentity(tx, user.id, 'email');
+        if (identity) await mergeIdentityData(tx, identity.id, { email_verified: true }, now);
+      }
+      if (f.phoneConfirm && user.phone_confirmed_at === null) {
+        patch.phone_confirmed_at = now;
+        const identity = await findIdentity(tx, user.id, 'phone');
+        if (identity) await mergeIdentityData(tx, identity.id, { phone_verified: true }, now);
+      }
       if (f.appMetadata) patch.raw_app_meta_data = mergeMetadata(user.raw_app_meta_data, f.appMetadata);
       if (f.userMetadata) patch.raw_user_meta_data = mergeMetadata(user.raw_user_meta_data, f.userMetadata);
       const updated = await updateUserFields(tx, user.id, patch, now);

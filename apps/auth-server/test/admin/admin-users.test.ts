@@ -64,7 +64,12 @@ describe('POST /admin/users', () => {
     });
     expect(res.body.email_confirmed_at).toMatch(ISO);
     expect(res.body.identities).toHaveLength(1);
-    expect(res.body.identities[0]).toMatchObject({ provider: 'email', id: res.body.id, user_id: res.body.id, identity_data: { email } });
+    expect(res.body.identities[0]).toMatchObject({
+      provider: 'email',
+      id: res.body.id,
+      user_id: res.body.id,
+      identity_data: { email, email_verified: true },
+    });
     const session = await signIn(server.url, email, 'password-123');
     expect(session.user.id).toBe(res.body.id);
   });
@@ -177,7 +182,7 @@ describe('PUT /admin/users/<user_id>', () => {
     });
     expect(res.body.user_metadata).not.toHaveProperty('b');
     expect(res.body.email_confirmed_at).toMatch(ISO);
-    expect(res.body.identities[0].identity_data.email).toBe(email);
+    expect(res.body.identities[0].identity_data).toMatchObject({ email, email_verified: true });
     expect((await signIn(server.url, email, 'new-password-1')).user.id).toBe(created.body.id);
   });
 
