@@ -209,3 +209,40 @@ describe('switches', () => {
     }
   });
 });
+
+describe('phone sign-up', () => {
+  let phoneOn: TestServer;
+  beforeAll(async () => {
+    phoneOn = await startTestServer({ env: { EXTERNAL_PHONE_ENABLED: 'true', SMS_AUTOCONFIRM: 'true' } });
+  });
+  afterAll(async () => {
+    await phoneOn?.close();
+  });
+
+  it('is 400 phone_provider_disabled when the phone provider is off', async () => {
+    const res = await call(confirmOn.url, 'POST', '/signup', { body: { phone: '+15551230000', password: 'password-123' } });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ code: 400, error_code: 'phone_provider_disabled', msg: 'Phone signups are disabled' });
+  });
+
+  it('with SMS_AUTOCONFIRM returns a session; the phone is stored without +; password sign-in works', async () => {
+    const phone = `1555${String(Date.now()).slice(-7)}`;
+    const res = await call(phoneOn.url, 'POST', '/signup', { body: { phone: `+${phone}`, password: 'password-123' } });
+    expect(res.status).toBe(200);
+    expect(res.body.user).toMatchObject({ phone, email: '', app_metadata: { provider: 'phone', providers: ['phone'] } });
+    expect(res.body.user.phone_confirmed_at).toMatch(ISO);
+    expect(res.body.user.identities[0]).toMatchObject({ provider: 'phone', identity_data: { phone, phone_verified: false } });
+    expect(claimsOf(res.body.access_token)).toMatchObject({ phone, email: '' });
+    const login = await call(phoneOn.url, 'POST', '/token?grant_type=password', { body: { phone: `+${phone}`, password: 'password-123' } });
+    expect(login.status).toBe(200);
+    const dup = await call(phoneOn.url, 'POST', '/signup', { body: { phone, password: 'password-123' } });
+    expect(dup.status).toBe(400);
+    expect(dup.body).toMatchObject({ error_code: 'user_already_exists' });
+  });
+
+  it('a malformed phone is 400 validation_failed', async () => {
+    const res = await call(phoneOn.url, 'POST', '/signup', { body: { phone: 'abc', password: 'password-123' } });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ error_code: 'validation_failed' });
+  });
+});

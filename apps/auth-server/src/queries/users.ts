@@ -39,6 +39,12 @@ export async function findUserWithPasswordByEmail(
     .executeTakeFirst()) as (UserRow & { encrypted_password: string | null }) | undefined;
 }
 
+export async function findUserByPhone(db: Executor, phone: string, aud: string): Promise<UserRow | undefined> {
+  return (await db.selectFrom('auth.users').select(userColumns).where('phone', '=', phone).where('aud', '=', aud).executeTakeFirst()) as
+    | UserRow
+    | undefined;
+}
+
 export async function findUserWithPasswordByPhone(
   db: Executor,
   phone: string,
@@ -65,6 +71,7 @@ export interface NewUser {
   phone: string | null;
   encrypted_password: string;
   email_confirmed_at: Date | null;
+  phone_confirmed_at?: Date | null;
   confirmation_sent_at: Date | null;
   raw_app_meta_data: Record<string, unknown>;
   raw_user_meta_data: Record<string, unknown>;

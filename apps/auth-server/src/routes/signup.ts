@@ -1,11 +1,13 @@
-// POST /signup (reference §1.4.1): email + password, or anonymous when neither email nor phone.
+// POST /signup (reference §1.4.1): email + password, phone + password, or anonymous when neither
+// email nor phone is given.
 import type { RequestHandler } from 'express';
 import { z } from 'zod';
 import type { Deps } from '../deps';
-import { ApiError, ErrorCode, Messages } from '../errors';
+import { ApiError, ErrorCode } from '../errors';
 import { clientInfo } from '../http/client';
 import { validate } from '../http/validate';
 import { signInAnonymously, signUpWithEmail } from '../services/accounts';
+import { signUpWithPhone } from '../services/phone-signup';
 import { metadataObject, optionalString } from './schemas';
 
 const SignupBody = z.object({
@@ -29,11 +31,11 @@ export function signup(deps: Deps): RequestHandler {
       res.json(await signInAnonymously(deps, { data, client }));
       return;
     }
-    if (body.phone) {
-      // Phone sign-up needs an SMS sender (its own issue); until then the provider counts as off.
-      throw new ApiError(400, ErrorCode.phone_provider_disabled, Messages.phoneSignupsDisabled);
-    }
     if (!body.password) throw new ApiError(400, ErrorCode.validation_failed, 'Signup requires a valid password');
+    if (body.phone) {
+      res.json((await signUpWithPhone(deps, { phone: body.phone, password: body.password, data, client })).body);
+      return;
+    }
     const redirectTo = typeof req.query.redirect_to === 'string' ? req.query.redirect_to : undefined;
     const result = await signUpWithEmail(deps, {
       email: body.email ?? '',

@@ -68,7 +68,7 @@ export async function signUpWithEmail(deps: Deps, input: EmailSignupInput): Prom
     // Issue 7 / spec Part 7: 400 with autoconfirm; otherwise a fabricated user (no enumeration).
     if (autoconfirm) throw new ApiError(400, ErrorCode.user_already_exists, Messages.userAlreadyRegistered);
     await audit(deps.db, { actor: existing, action: AuditAction.userRepeatedSignup, client: input.client, at: now });
-    return { kind: 'user', body: fabricatedUser(email, aud, config.jwt.defaultGroupName, input.data, now) };
+    return { kind: 'user', body: fabricatedUser({ email }, aud, config.jwt.defaultGroupName, input.data, now) };
   }
 
   const hash = await hashPassword(input.password, config.password.bcryptCost);
@@ -136,12 +136,19 @@ export async function signUpWithEmail(deps: Deps, input: EmailSignupInput): Prom
 }
 
 /** The enumeration-protected answer to a duplicate sign-up: a fresh id, no identities, no session. */
-function fabricatedUser(email: string, aud: string, role: string, data: Record<string, unknown>, now: Date): UserJson {
+export function fabricatedUser(
+  contact: { email?: string; phone?: string },
+  aud: string,
+  role: string,
+  data: Record<string, unknown>,
+  now: Date,
+): UserJson {
+  const provider = contact.email ? 'email' : 'phone';
   const fake: UserRow = {
-    id: randomUUID(), aud, role, email, email_confirmed_at: null, invited_at: null, phone: null, phone_confirmed_at: null,
+    id: randomUUID(), aud, role, email: contact.email ?? null, email_confirmed_at: null, invited_at: null, phone: contact.phone ?? null, phone_confirmed_at: null,
     confirmation_sent_at: now, confirmed_at: null, recovery_sent_at: null, email_change: null, email_change_sent_at: null,
     phone_change: null, phone_change_sent_at: null, reauthentication_sent_at: null, last_sign_in_at: null,
-    raw_app_meta_data: { provider: 'email', providers: ['email'] }, raw_user_meta_data: data, created_at: now,
+    raw_app_meta_data: { provider, providers: [provider] }, raw_user_meta_data: data, created_at: now,
     updated_at: now, banned_until: null, deleted_at: null, is_anonymous: false, is_sso_user: false,
   };
   return serializeUser(fake, []);
