@@ -13,6 +13,8 @@ export function encodeCursor(position: KeysetPosition): string {
   return Buffer.from(JSON.stringify({ created_at: position.createdAt, id: position.id })).toString('base64url');
 }
 
+const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/;
+
 const badCursor = () => new ApiError(400, ErrorCode.validation_failed, 'Bad Pagination Parameters: invalid cursor');
 
 export function decodeCursor(raw: string): KeysetPosition {
@@ -23,7 +25,9 @@ export function decodeCursor(raw: string): KeysetPosition {
     throw badCursor();
   }
   const { created_at: createdAt, id } = (parsed ?? {}) as { created_at?: unknown; id?: unknown };
-  if (typeof id !== 'string' || !isUuid(id) || typeof createdAt !== 'string' || Number.isNaN(Date.parse(createdAt))) throw badCursor();
+  if (typeof id !== 'string' || !isUuid(id) || typeof createdAt !== 'string' || !RFC3339.test(createdAt) || Number.isNaN(Date.parse(createdAt))) {
+    throw badCursor();
+  }
   return { createdAt, id };
 }
 

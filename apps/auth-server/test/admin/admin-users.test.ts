@@ -121,6 +121,19 @@ describe('POST /admin/users', () => {
     }
   });
 
+  it('refuses NUL characters anywhere in the body (PostgreSQL cannot store them) with 400', async () => {
+    for (const body of [
+      { email: uniqueEmail(), user_metadata: { a: 'x\u0000y' } },
+      { email: uniqueEmail(), app_metadata: { ['k\u0000']: 1 } },
+      { email: uniqueEmail(), role: 'r\u0000' },
+    ]) {
+      const res = await adminCall(server, 'POST', '/admin/users', { body, newShape: true });
+      expect([res.status, res.body.code]).toEqual([400, 'validation_failed']);
+    }
+    const filter = await adminCall(server, 'GET', '/admin/users?filter=ab%00cd', { newShape: true });
+    expect([filter.status, filter.body.code]).toEqual([400, 'validation_failed']);
+  });
+
   it('checks the password policy (422 weak_password)', async () => {
     const res = await adminCall(server, 'POST', '/admin/users', { body: { email: uniqueEmail(), password: '123' }, newShape: true });
     expect(res.status).toBe(422);
