@@ -68,6 +68,16 @@ describe('GET /user', () => {
     expect(res2.body).toMatchObject({ error_code: 'user_banned' });
   });
 
+  it('a token for another audience is 400 validation_failed', async () => {
+    const account = await signUp(server.url);
+    const jwt = await createJwtService({ secret: TEST_JWT_SECRET });
+    const token = await jwt.sign({ ...claimsOf(account.access_token), aud: 'other' }, { expiresInSeconds: 60, now: server.clock.now() });
+    const res = await call(server.url, 'GET', '/user', { token });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ code: 400, error_code: 'validation_failed', msg: "Token audience doesn't match request audience" });
+    expect((await call(server.url, 'GET', '/user', { token, headers: { 'x-jwt-aud': 'other' } })).status).toBe(200);
+  });
+
   it('a token without session_id (e.g. minted by an admin tool) still works when sub is a user', async () => {
     const account = await signUp(server.url);
     const jwt = await createJwtService({ secret: TEST_JWT_SECRET });

@@ -2,6 +2,7 @@
 import type { RequestHandler } from 'express';
 import { z } from 'zod';
 import type { Deps } from '../deps';
+import { ApiError, ErrorCode } from '../errors';
 import { userOf } from '../http/auth';
 import { clientInfo } from '../http/client';
 import { validate } from '../http/validate';
@@ -10,10 +11,16 @@ import { updateUser } from '../services/user-update';
 import { metadataObject, optionalString } from './schemas';
 import { pkceOf, requestRedirect } from './email-common';
 
-export function getUser(_deps: Deps): RequestHandler {
+export function getUser(deps: Deps): RequestHandler {
   return (req, res) => {
     // requireUser already loaded the user with its identities (one query).
-    const { user, identities } = userOf(req);
+    const { user, identities, claims } = userOf(req);
+    // GoTrue: the token's audience must be the request's (X-JWT-AUD header, else JWT_AUD).
+    const audience = req.get('x-jwt-aud') || deps.config.jwt.aud;
+    const aud = claims.aud;
+    if (aud !== undefined && !(aud === audience || (Array.isArray(aud) && aud.includes(audience)))) {
+      throw new ApiError(400, ErrorCode.validation_failed, "Token audience doesn't match request audience");
+    }
     res.json(serializeUser(user, identities));
   };
 }
