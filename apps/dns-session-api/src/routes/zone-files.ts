@@ -50,8 +50,19 @@ export const zoneFileRoutes: AnyRoute[] = [
     description: 'All or nothing: the zone and every record are created in one transaction, or the answer is 400 listing every bad line. ' +
       'Apex NS records naming a nameserver you may use become that zone\'s nameservers; $INCLUDE and $GENERATE are refused.',
     body: importBody,
+    bodyExample: {
+      zone: 'example.com.',
+      zonefile: '$TTL 3600\n@ SOA ns1.example.net. hostmaster.example.com. 2026112300 86400 7200 1209600 3600\n@ NS ns1.example.net.\nwww A 192.0.2.10\n',
+    },
     responses: {
-      201: { description: 'Imported', schema: importResponse },
+      201: {
+        description: 'Imported', schema: importResponse,
+        example: {
+          zone: { id: 12, gid: 4096, zone: 'example.com.', description: '', mailaddr: 'hostmaster.example.com.', serial: 2026112300, refresh: 86400, retry: 7200, expire: 1209600, minimum: 3600, ttl: 3600, nameservers: [7], last_modified: '2026-11-23T10:00:00.000Z', deleted: false },
+          records: 1,
+          meta: { api: { version: '0.1.0' }, msg: 'the zone was imported with 1 records' },
+        },
+      },
       400: badZoneFile, 401: errorExamples.missingAuthentication, 403: errorExamples.forbidden,
       409: errorExamples.conflict('A zone with that name already exists'),
     },

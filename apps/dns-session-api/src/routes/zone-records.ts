@@ -8,7 +8,7 @@ import { recordHistory } from '../services/history';
 import { changeZoneRecord, createZoneRecord, deleteZoneRecord, getZoneRecord } from '../services/zone-records';
 import { intQuery, paging, ttl } from './dns-inputs';
 import { errorExamples } from './examples';
-import { historyResponseSchema } from './zones';
+import { historyExample, historyResponseSchema } from './zones';
 
 const rdataFields = rdataFieldSchemas();
 const rdataNames = Object.keys(rdataFields);
@@ -101,7 +101,7 @@ export const zoneRecordRoutes: RouteFamily = {
       method: 'get', path: '/zone_record/:id/history', auth: 'session',
       summary: 'Audit history of a record', params: idParams,
       query: z.object({ limit: intQuery(1, 1000, 100, 'page size'), offset: paging.offset }).strict(),
-      responses: { 200: { description: 'History entries, oldest first', schema: historyResponseSchema }, 400: errorExamples.badInput, ...common },
+      responses: { 200: { description: 'History entries, oldest first', schema: historyResponseSchema, example: historyExample }, 400: errorExamples.badInput, ...common },
       async handler({ params, query }, { deps, caller }) {
         const { entries, total } = await recordHistory(deps, caller, params.id, query);
         return { body: { history: entries, meta: { ...meta('here is the history'), pagination: { total, filtered: total, limit: query.limit, offset: query.offset } } } };

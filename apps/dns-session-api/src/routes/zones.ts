@@ -43,6 +43,14 @@ const sortKeys = <T extends object>(o: T) => Object.keys(o) as [keyof T & string
 
 const historyQuery = z.object({ limit: intQuery(1, 1000, 100, 'page size'), offset: paging.offset }).strict();
 export const historyResponseSchema = listEnvelopeSchema('history', auditEntrySchema);
+export const historyExample = {
+  history: [{
+    id: 311, object: 'zone_record', object_id: 99, action: 'update', user: { id: 4096 }, at: '2026-11-23T10:00:00.000Z',
+    before: { id: 99, zid: 12, owner: 'www.example.com.', type: 'A', ttl: 3600, description: '', deleted: false, address: '192.0.2.10' },
+    after: { id: 99, zid: 12, owner: 'www.example.com.', type: 'A', ttl: 3600, description: '', deleted: false, address: '192.0.2.11' },
+  }],
+  meta: { api: { version: '0.1.0' }, msg: 'here is the history', pagination: { total: 1, filtered: 1, limit: 100, offset: 0 } },
+};
 
 export const zoneRoutes: RouteFamily = {
   name: 'zone',
@@ -135,7 +143,7 @@ export const zoneRoutes: RouteFamily = {
       summary: 'Audit history of a zone and its records',
       description: 'Every create, update, delete and restore of the zone and of its records: who, when, before and after, oldest first.',
       params: idParams, query: historyQuery,
-      responses: { 200: { description: 'History entries', schema: historyResponseSchema }, 400: errorExamples.badInput, ...common },
+      responses: { 200: { description: 'History entries', schema: historyResponseSchema, example: historyExample }, 400: errorExamples.badInput, ...common },
       async handler({ params, query }, { deps, caller }) {
         const { entries, total } = await zoneHistory(deps, caller, params.id, query);
         return { body: { history: entries, meta: { ...meta('here is the history'), pagination: { total, filtered: total, limit: query.limit, offset: query.offset } } } };
