@@ -1,7 +1,9 @@
+import type { Request } from 'express';
 import { z } from 'zod';
+import { ApiError, badRequest } from '../errors';
 import { meta } from '../http/envelope';
 import { defineRoute, type AnyRoute } from '../http/route';
-import { idNumber, idParams } from '../http/schemas';
+import { idNumber, idParams, idString } from '../http/schemas';
 import { zoneSchema } from '../serialize-zones';
 import { exportZoneFile, importZoneFile } from '../services/zone-files';
 import { errorExamples } from './examples';
@@ -14,6 +16,31 @@ const importBody = z
     description: z.string().max(255).optional(),
   })
   .strict();
+
+// Zone files outgrow the JSON body limit (http.body_limit, 100 kB by default: ~3,000 records), so the import
+// also takes the file itself as `text/dns` (or text/plain) with the zone name in the query, up to this size.
+export const ZONE_FILE_LIMIT_BYTES = 64 * 1024 * 1024;
+
+const importQuery = z
+  .object({
+    zone: z.string().min(1).max(255).optional().meta({ description: 'with a text/dns body: the zone name' }),
+    gid: idString.optional().meta({ description: 'with a text/dns body: owning group (default: yours)' }),
+    description: z.string().max(255).optional(),
+  })
+  .strict();
+
+/** Reads a text/dns body (capped); undefined when the request carries another content type. */
+async function readZoneFileBody(req: Request): Promise<string | undefined> {
+  if (!req.is(['text/dns', 'text/plain'])) return undefined;
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > ZONE_FILE_LIMIT_BYTES) throw new ApiError('payload_too_large', `A zone file may be at most ${ZONE_FILE_LIMIT_BYTES} bytes`);
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
 
 const importResponse = z.object({ zone: zoneSchema, records: z.number().int(), meta: z.object({ api: z.object({ version: z.string() }), msg: z.string() }) });
 
@@ -48,8 +75,10 @@ export const zoneFileRoutes: AnyRoute[] = [
     method: 'post', path: '/zone/import', auth: 'session',
     summary: 'Create a zone from a BIND zone file',
     description: 'All or nothing: the zone and every record are created in one transaction, or the answer is 400 listing every bad line. ' +
-      'Apex NS records naming a nameserver you may use become that zone\'s nameservers; $INCLUDE and $GENERATE are refused.',
-    body: importBody,
+      'Apex NS records naming a nameserver you may use become that zone\'s nameservers; $INCLUDE and $GENERATE are refused. ' +
+      'Send JSON as below, or the zone file itself as `Content-Type: text/dns` with `?zone=<name>` (for files beyond the JSON body limit; up to 64 MB).',
+    query: importQuery,
+    body: importBody.optional(),
     bodyExample: {
       zone: 'example.com.',
       zonefile: '$TTL 3600\n@ SOA ns1.example.net. hostmaster.example.com. 2026112300 86400 7200 1209600 3600\n@ NS ns1.example.net.\nwww A 192.0.2.10\n',
@@ -66,8 +95,11 @@ export const zoneFileRoutes: AnyRoute[] = [
       400: badZoneFile, 401: errorExamples.missingAuthentication, 403: errorExamples.forbidden,
       409: errorExamples.conflict('A zone with that name already exists'),
     },
-    async handler({ body }, { deps, caller }) {
-      const { zone, records } = await importZoneFile(deps, caller, body);
+    async handler({ body, query }, { deps, caller, req }) {
+      const zonefile = body ? undefined : await readZoneFileBody(req);
+      const input = body ?? (zonefile !== undefined && query.zone ? { ...query, zone: query.zone, zonefile } : undefined);
+      if (!input) throw badRequest('Invalid request payload input: send JSON {zone, zonefile} or a text/dns body with ?zone=');
+      const { zone, records } = await importZoneFile(deps, caller, input);
       return { status: 201, body: { zone, records, meta: meta(`the zone was imported with ${records} records`) } };
     },
   }),

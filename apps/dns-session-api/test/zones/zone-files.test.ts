@@ -113,6 +113,21 @@ describe('POST /zone/import', () => {
     expect(records.map((r: Json) => `${r.owner} ${r.type}`).sort()).toEqual([`${name} NS`, `www.${name} A`].sort());
   });
 
+  test('the zone file may come as text/dns with ?zone=, beyond the JSON body limit', async () => {
+    const name = uniqueZone('raw');
+    const lines = ['$TTL 3600', '@ SOA ns.example.net. h.example.net. 1 2 3 4 5', '@ NS ns.example.net.'];
+    for (let i = 0; i < 6000; i++) lines.push(`host${i} A 10.0.${i >> 8}.${i & 255}`);
+    const zonefile = `${lines.join('\n')}\n`;
+    expect(Buffer.byteLength(zonefile)).toBeGreaterThan(server.config.http.bodyLimit);
+    expect((await alice.post('/zone/import', { zone: name, zonefile })).status).toBe(413);
+    const res = expectStatus(await alice.request('POST', `/zone/import?zone=${name}&description=raw`, { raw: zonefile, headers: { 'content-type': 'text/dns' } }), 201);
+    expect(res.body).toMatchObject({ records: 6001, zone: { zone: name, description: 'raw' } });
+    const bad = await alice.request('POST', `/zone/import?zone=${uniqueZone()}`, { raw: 'www 60 A 1.2.3.4.5\n', headers: { 'content-type': 'text/dns' } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors).toEqual([{ line: 1, message: expect.stringMatching(/IPv4/) }]);
+    expect((await alice.request('POST', '/zone/import', { raw: zonefile, headers: { 'content-type': 'text/dns' } })).status).toBe(400);
+  });
+
   test('shape errors: missing zonefile, unknown key', async () => {
     expect((await alice.post('/zone/import', { zone: uniqueZone() })).status).toBe(400);
     expect((await alice.post('/zone/import', { zone: uniqueZone(), zonefile: 'x', extra: 1 })).status).toBe(400);
