@@ -16,6 +16,9 @@ export function prepared<P extends unknown[], R>(build: (db: Executor, ...params
       const sentinels = params.map((_, i) => `\u0000kz-param-${i}`) as unknown as P;
       const query = build(root, ...sentinels).compile();
       const slots = query.parameters.map((value) => (sentinels as unknown[]).indexOf(value));
+      // Every call parameter must come through as a bound value (never inlined or transformed),
+      // or re-binding would silently send a placeholder.
+      if (params.some((_, i) => !slots.includes(i))) throw new Error('prepared: a parameter was not bound as a value');
       entry = { query, slots };
       cache.set(root, entry);
     }
