@@ -82,7 +82,9 @@ async function main(argv: string[]): Promise<void> {
         .catch((err: unknown) => log.error({ err }, 'closing the database failed'))
         .finally(() => process.exit(0));
     });
+    // Keep-alive sockets become idle once their in-flight response is done: close them as they do.
     server.closeIdleConnections();
+    setInterval(() => server.closeIdleConnections(), 200).unref();
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
