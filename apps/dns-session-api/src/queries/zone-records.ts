@@ -44,18 +44,14 @@ export async function findLiveZoneRecords(db: Db, zoneId: number): Promise<ZoneR
  */
 export async function findRecordsNear(db: Db, zoneId: number, names: string[]): Promise<ZoneRecordRow[]> {
   if (names.length === 0) return [];
-  const rows = await db
-    .selectFrom('dns.zone_records')
-    .select(columns)
-    .where('zone_id', '=', zoneId)
-    .where('deleted_at', 'is', null)
-    .where((eb) =>
-      eb.or([
-        eb('owner', 'in', names),
-        eb(sql<string>`rdata->>'exchange'`, 'in', names),
-        eb(sql<string>`rdata->>'dname'`, 'in', names),
-        eb(sql<string>`rdata->>'target'`, 'in', names),
-      ]),
+  // Two index lookups (owner; MX/NS/SRV target via zone_records_target_idx), not a scan of the zone.
+  const live = db.selectFrom('dns.zone_records').select(columns).where('zone_id', '=', zoneId).where('deleted_at', 'is', null);
+  const rows = await live
+    .where('owner', 'in', names)
+    .union(
+      live
+        .where('type', 'in', ['MX', 'NS', 'SRV'])
+        .where(sql<string>`coalesce(rdata->>'exchange', rdata->>'dname', rdata->>'target')`, 'in', names),
     )
     .execute();
   return rows.map(asRow);

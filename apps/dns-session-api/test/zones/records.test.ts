@@ -131,6 +131,20 @@ describe('zone records: zone rules (reference §7.3) through the API', () => {
     expect(rulesOf(await alice.put(`/zone_record/${a.id}`, { type: 'MX' }))).toEqual(['required', 'required']);
   });
 
+  test('concurrent conflicting changes: the zone row lock lets exactly one CNAME-or-A win', async () => {
+    const attempts = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        post(i % 2 ? { owner: 'race', type: 'CNAME', cname: `t${i}.example.net.` } : { owner: 'race', type: 'A', address: `192.0.2.${i + 1}` })),
+    );
+    const won = attempts.filter((r) => r.status === 201).map((r) => r.body.zone_record.type);
+    expect(attempts.every((r) => r.status === 201 || r.status === 400)).toBe(true);
+    // Without the lock a CNAME and an A could both pass their checks. With it: the first CNAME alone, or all four A.
+    expect([['CNAME'], ['A', 'A', 'A', 'A']]).toContainEqual(won.sort());
+    const stored = (await alice.get(`/zone/${zone.id}/records?search=race`)).body.zone_record;
+    expect(stored).toHaveLength(won.length);
+    expect((await alice.get(`/zone/${zone.id}`)).body.zone.serial).toBe(zone.serial + won.length);
+  });
+
   test('soft delete and restore; a restore that would break the zone is refused', async () => {
     const a = await addRecord(alice, zone.id, { owner: 'www', type: 'A', address: '192.0.2.1' });
     expect(expectStatus(await alice.delete(`/zone_record/${a.id}`), 200).body.zone_record.deleted).toBe(true);

@@ -5,11 +5,13 @@ import type { Migration, MigrationProvider } from 'kysely';
 import * as m202611230300 from './202611230300_create_schema';
 import * as m202611230310 from './202611230310_groups_users_sessions';
 import * as m202611230330 from './202611230330_zones_records_nameservers';
+import * as m202611230400 from './202611230400_zone_record_targets_idx';
 
 export const dnsMigrations: ReadonlyArray<readonly [string, Migration]> = [
   ['202611230300_create_schema', m202611230300],
   ['202611230310_groups_users_sessions', m202611230310],
   ['202611230330_zones_records_nameservers', m202611230330],
+  ['202611230400_zone_record_targets_idx', m202611230400],
 ];
 
 export const dnsMigrationProvider: MigrationProvider = {
