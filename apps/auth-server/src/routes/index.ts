@@ -4,10 +4,12 @@
 //   jsonOrForm – the same, plus application/x-www-form-urlencoded (only /token)
 //   user       – user access token, live session, not banned
 //   requireAdmin(deps) – JWT role in JWT_ADMIN_ROLES (for the admin-*.ts families)
+//   tokenLimit – RATE_LIMIT_TOKEN_REFRESH per 5 min per client (burst 30), 429 over_request_rate_limit
 import { Router } from 'express';
 import type { Deps } from '../deps';
 import { requireAdmin, requireUser } from '../http/auth';
 import { parseBody } from '../http/body';
+import { rateLimit } from '../http/rate-limit';
 import { listAdminAudit } from './admin-audit';
 import { adminGenerateLink } from './admin-generate-link';
 import { createAdminUser, deleteAdminUser, getAdminUser, listAdminUsers, updateAdminUser } from './admin-users';
@@ -32,13 +34,14 @@ export function buildRouter(deps: Deps): Router {
   const json = parseBody();
   const jsonOrForm = parseBody({ allowForm: true });
   const user = requireUser(deps);
+  const tokenLimit = rateLimit(deps, { limit: deps.config.rateLimit.tokenRefresh, windowSeconds: 300, burst: 30 });
 
   router.get('/health', health());
   router.get('/settings', settings(deps));
   router.get('/.well-known/jwks.json', jwks(deps));
 
   router.post('/signup', json, signup(deps));
-  router.post('/token', jsonOrForm, token(deps));
+  router.post('/token', tokenLimit, jsonOrForm, token(deps));
 
   router.get('/user', user, getUser(deps));
   router.put('/user', user, json, putUser(deps));
