@@ -6,11 +6,12 @@ import {
   countLiveZonesOfNameserver, findNameserverById, findNameservers, insertNameserver, updateNameserver,
   type NameserverExportType, type NameserverRow, type NameserverValues,
 } from '../queries/nameservers';
-import { findZonesOfNameserverForUpdate, updateZone } from '../queries/zones';
+import { findZoneById, findZoneNameservers, findZonesOfNameserverForUpdate, updateZone } from '../queries/zones';
 import { serializeNameserver } from '../serialize-zones';
 import type { Caller } from './caller';
 import { assertGroupAccess, assertNameserverUsable, listScope } from './dns-access';
 import { invalidInput } from './dns-errors';
+import { checkNameserverChange } from './zone-rules';
 
 export interface NameserverInput {
   gid?: number;
@@ -105,8 +106,14 @@ export async function changeNameserver(deps: Deps, caller: Caller, id: number, i
       throw isUniqueViolation(err) ? duplicate() : err;
     });
     if (!after) throw notFound('Nameserver not found');
-    for (const zone of await findZonesOfNameserverForUpdate(trx, id)) {
-      await updateZone(trx, zone.id, { serial: nextSerial(zone.serial, now) }, now);
+    // The zones it serves derive NS and glue from it: re-check their rules, then advance their serials.
+    for (const { id: zoneId } of await findZonesOfNameserverForUpdate(trx, id)) {
+      const zone = await findZoneById(trx, zoneId);
+      if (!zone) continue;
+      const nsAfter = (await findZoneNameservers(trx, [zoneId])).get(zoneId) ?? [];
+      const nsBefore = nsAfter.map((n) => (n.id === id ? before : n));
+      await checkNameserverChange(trx, zone, nsBefore, nsAfter);
+      await updateZone(trx, zoneId, { serial: nextSerial(zone.serial, now) }, now);
     }
     await deps.audit.record(trx, {
       actor: caller, objectType: 'nameserver', objectId: id, action: restoring ? 'restore' : 'update',

@@ -48,3 +48,20 @@ export async function rrsetTtl(trx: Db, zone: ZoneRow, owner: string, type: stri
   const near = await findRecordsNear(trx, zone.id, [owner]);
   return near.find((r) => r.owner === owner && r.type === type && r.id !== exceptId)?.ttl;
 }
+
+/**
+ * Throws 400 listing every zone rule a change of the zone's nameservers breaks (their NS records and glue are
+ * derived): a name server inside the zone without an address, a CNAME at a name server's name, and so on.
+ */
+export async function checkNameserverChange(
+  trx: Db, zone: ZoneRow, before: readonly NameserverRow[], after: readonly NameserverRow[],
+): Promise<void> {
+  const names = [...new Set([zone.name, ...before.map((n) => n.name), ...after.map((n) => n.name)])];
+  const near = (await findRecordsNear(trx, zone.id, names)).map(toZoneRecord);
+  const soa = { rname: zone.mailaddr, serial: 0, refresh: 0, retry: 0, expire: 0, minimum: 0 };
+  const build = (nameservers: readonly NameserverRow[]) => zoneFileRecords({ name: zone.name, ttl: zone.ttl, soa, nameservers, records: near });
+  const known = new Set(checkZone(zone.name, build(before)).map(errorKey));
+  const introduced = checkZone(zone.name, build(after)).filter((e) => !known.has(errorKey(e)));
+  if (introduced.length) throw invalidInput('zone', introduced.map((e) => ({ ...e, field: 'nameservers' })));
+}
+

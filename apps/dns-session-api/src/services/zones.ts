@@ -2,10 +2,7 @@
 // and the serial (YYYYMMDDnn) advances on every change of the zone or its records.
 import { isUniqueViolation } from '@keyzone/db';
 import type { Deps } from '../deps';
-import {
-  checkName, checkTtl, checkZone, fieldError, mailboxToRname, nextSerial, normalizeName, SOA_DEFAULTS,
-  zoneFileRecords, type FieldError,
-} from '../dns';
+import { checkName, checkTtl, fieldError, mailboxToRname, nextSerial, normalizeName, SOA_DEFAULTS, type FieldError } from '../dns';
 import { conflict, notFound } from '../errors';
 import type { Db } from '../queries/db';
 import { findLiveNameserversByIds, type NameserverRow } from '../queries/nameservers';
@@ -13,12 +10,11 @@ import {
   findZoneById, findZoneNameservers, findZones, insertZone, replaceZoneNameservers, updateZone,
   type ZoneListFilter, type ZoneRow, type ZoneValues,
 } from '../queries/zones';
-import { findLiveZoneRecords } from '../queries/zone-records';
 import { serializeZone, type Zone } from '../serialize-zones';
 import type { Caller } from './caller';
 import { assertGroupAccess, assertNameserverUsable, listScope } from './dns-access';
 import { invalidInput } from './dns-errors';
-import { toZoneRecord } from './zone-rules';
+import { checkNameserverChange } from './zone-rules';
 
 export interface ZoneInput {
   gid?: number;
@@ -78,14 +74,6 @@ async function resolveNameservers(db: Db, caller: Caller, ids: number[]): Promis
   return ids.map((id) => byId.get(id) as NameserverRow);
 }
 
-/** Zone rules that the nameserver assignment can break (a CNAME at an in-zone nameserver's name, missing glue). */
-async function checkNameserverRules(db: Db, zone: ZoneRow, nameservers: NameserverRow[]): Promise<void> {
-  const records = (await findLiveZoneRecords(db, zone.id)).map(toZoneRecord);
-  const all = zoneFileRecords({ name: zone.name, ttl: zone.ttl, soa: { rname: zone.mailaddr, serial: 0, refresh: 0, retry: 0, expire: 0, minimum: 0 }, nameservers, records });
-  const errors = checkZone(zone.name, all).filter((e) => e.type === 'NS' && e.owner === zone.name);
-  if (errors.length) throw invalidInput('zone', errors.map((e) => ({ ...e, field: 'nameservers' })));
-}
-
 export async function getZone(deps: Deps, caller: Caller, id: number, options: { deleted: boolean }): Promise<Zone> {
   const zone = await findZoneById(deps.db, id);
   if (!zone || (zone.deleted_at !== null) !== options.deleted) throw notFound('Zone not found');
@@ -127,7 +115,7 @@ export async function createZone(deps: Deps, caller: Caller, input: ZoneInput & 
     }, now).catch((err: unknown) => {
       throw isUniqueViolation(err) ? duplicateZone() : err;
     });
-    await checkNameserverRules(trx, zone, nameservers);
+    await checkNameserverChange(trx, zone, [], nameservers);
     await replaceZoneNameservers(trx, zone.id, nameservers.map((n) => n.id));
     const wire = serializeZone(zone, nameservers);
     await deps.audit.record(trx, { actor: caller, objectType: 'zone', objectId: zone.id, action: 'create', before: null, after: wire });
@@ -156,7 +144,7 @@ export async function changeZone(deps: Deps, caller: Caller, id: number, input: 
       });
     if (!after) throw notFound('Zone not found');
     if (input.nameservers) {
-      await checkNameserverRules(trx, after, nameservers);
+      await checkNameserverChange(trx, after, nsBefore, nameservers);
       await replaceZoneNameservers(trx, id, nameservers.map((n) => n.id));
     }
     const wire = serializeZone(after, nameservers);

@@ -76,6 +76,19 @@ describe('nameservers', () => {
     expect((await alice.get(`/zone/${zone.id}`)).body.zone.serial).toBe(zone.serial + 1);
   });
 
+  test('a change that would break a zone it serves is refused, and nothing changes', async () => {
+    const ns = await newNameserver(alice, { address: null });
+    const zone = await newZone(alice, { nameservers: [ns.id] });
+    const res = await alice.put(`/nameserver/${ns.id}`, { name: `ns1.${zone.zone}` });
+    expect(res.status).toBe(400);
+    expect(rulesOf(res)).toEqual(['ns_without_address']);
+    expect((await alice.get(`/nameserver/${ns.id}`)).body.nameserver.name).toBe(ns.name);
+    expect((await alice.get(`/zone/${zone.id}`)).body.zone.serial).toBe(zone.serial);
+    // with an address the glue is derived, so the same rename is fine
+    expectStatus(await alice.put(`/nameserver/${ns.id}`, { name: `ns1.${zone.zone}`, address: '192.0.2.53' }), 200);
+    expect((await alice.get(`/zone/${zone.id}/export`)).text).toContain('ns1\t3600\tIN\tA\t192.0.2.53');
+  });
+
   test('another group\'s nameserver is 403; a parent group\'s is readable but not writable', async () => {
     await server.seedUser({ group: 'ns-other', username: 'oscar' });
     const oscar = await server.login('oscar@ns-other');
