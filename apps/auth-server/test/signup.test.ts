@@ -246,3 +246,17 @@ describe('phone sign-up', () => {
     expect(res.body).toMatchObject({ error_code: 'validation_failed' });
   });
 });
+
+describe('concurrent duplicates', () => {
+  it('parallel sign-ups of one address: one account, the rest answered as duplicates, no 5xx', async () => {
+    const email = uniqueEmail('race');
+    const results = await Promise.all(
+      Array.from({ length: 6 }, () => call(confirmOn.url, 'POST', '/signup', { body: { email, password: 'password-123' } })),
+    );
+    expect(results.filter((r) => r.status >= 500)).toEqual([]);
+    expect(results.filter((r) => r.status === 200)).toHaveLength(1);
+    expect(results.filter((r) => r.status === 400).every((r) => r.body.error_code === 'user_already_exists')).toBe(true);
+    const rows = await confirmOn.deps.db.selectFrom('auth.users').select('id').where('email', '=', email).execute();
+    expect(rows).toHaveLength(1);
+  });
+});

@@ -1,6 +1,7 @@
 // Accounts: sign-up (email + password, anonymous) and the rules about users shared by the
 // other services (banned, confirmed, email syntax).
 import { randomUUID } from 'node:crypto';
+import { isUniqueViolation } from '@keyzone/db';
 import type { Deps } from '../deps';
 import { ApiError, ErrorCode, Messages } from '../errors';
 import type { IdentityRow, UserRow } from '../queries/columns';
@@ -43,6 +44,17 @@ export function mergeMetadata(current: unknown, data: Record<string, unknown>): 
   return merged;
 }
 
+/** Runs a sign-up transaction; a concurrent sign-up of the same address that won the unique index
+ * makes this one a duplicate (answered like any other duplicate), never a 500. */
+export async function orDuplicate<T>(work: () => Promise<T>): Promise<T | 'duplicate'> {
+  try {
+    return await work();
+  } catch (err) {
+    if (isUniqueViolation(err)) return 'duplicate';
+    throw err;
+  }
+}
+
 export type SignupResult = { kind: 'session'; body: TokenResponseJson } | { kind: 'user'; body: UserJson };
 
 export interface EmailSignupInput {
@@ -72,7 +84,7 @@ export async function signUpWithEmail(deps: Deps, input: EmailSignupInput): Prom
   }
 
   const hash = await hashPassword(input.password, config.password.bcryptCost);
-  const result = await deps.db.transaction().execute(async (tx) => {
+  const result = await orDuplicate(() => deps.db.transaction().execute(async (tx) => {
     let user: UserRow;
     let identities: IdentityRow[];
     if (existing) {
@@ -120,8 +132,12 @@ export async function signUpWithEmail(deps: Deps, input: EmailSignupInput): Prom
     const sentAt = await sendSignupConfirmation(deps, tx, { user, client: input.client, options: input.confirmation });
     if (sentAt) user = { ...user, confirmation_sent_at: sentAt };
     return { user, identities, issued: undefined };
-  });
+  }));
 
+  if (result === 'duplicate') {
+    if (autoconfirm) throw new ApiError(400, ErrorCode.user_already_exists, Messages.userAlreadyRegistered);
+    return { kind: 'user', body: fabricatedUser({ email }, aud, config.jwt.defaultGroupName, input.data, now) };
+  }
   if (result.issued) {
     const body = await tokenResponse(deps, {
       user: result.user,

@@ -10,7 +10,7 @@ import { findIdentitiesByUserId, insertIdentity } from '../queries/identities';
 import { findUserByPhone, insertUser, setLastSignIn, setUserMetadata } from '../queries/users';
 import { serializeUser } from '../serialize';
 import { tokenResponse } from './access-token';
-import { fabricatedUser, mergeMetadata, type SignupResult } from './accounts';
+import { fabricatedUser, mergeMetadata, orDuplicate, type SignupResult } from './accounts';
 import { audit, AuditAction } from './audit';
 import type { ClientInfo } from './context';
 import { checkPasswordStrength, hashPassword } from './passwords';
@@ -38,7 +38,7 @@ export async function signUpWithPhone(
   }
 
   const hash = await hashPassword(input.password, config.password.bcryptCost);
-  const result = await deps.db.transaction().execute(async (tx) => {
+  const result = await orDuplicate(() => deps.db.transaction().execute(async (tx) => {
     let user: UserRow;
     let identities: IdentityRow[];
     if (existing) {
@@ -67,8 +67,12 @@ export async function signUpWithPhone(
     await setLastSignIn(tx, user.id, now);
     await audit(tx, { actor: user, action: AuditAction.login, client: input.client, at: now, traits: { provider: 'phone' } });
     return { user: { ...user, last_sign_in_at: now }, identities, issued };
-  });
+  }));
 
+  if (result === 'duplicate') {
+    if (autoconfirm) throw new ApiError(400, ErrorCode.user_already_exists, Messages.userAlreadyRegistered);
+    return { kind: 'user', body: fabricatedUser({ phone }, aud, config.jwt.defaultGroupName, input.data, now) };
+  }
   if (!result.issued) return { kind: 'user', body: serializeUser(result.user, result.identities) };
   const { session, amr, refreshToken } = result.issued;
   return { kind: 'session', body: await tokenResponse(deps, { user: result.user, identities: result.identities, session, amr, refreshToken }) };
