@@ -97,6 +97,15 @@ describe('PUT /user', () => {
     expect(res.body.id).toBe(account.user.id);
   });
 
+  it('concurrent updates of different keys all survive (merged in SQL)', async () => {
+    const account = await signUp(server.url);
+    const keys = Array.from({ length: 8 }, (_, i) => `k${i}`);
+    const results = await Promise.all(keys.map((k) => call(server.url, 'PUT', '/user', { token: account.access_token, body: { data: { [k]: k } } })));
+    expect(results.every((r) => r.status === 200)).toBe(true);
+    const user = await call(server.url, 'GET', '/user', { token: account.access_token });
+    expect(user.body.user_metadata).toEqual(Object.fromEntries(keys.map((k) => [k, k])));
+  });
+
   it('changes the password, ends the other sessions and keeps this one', async () => {
     const account = await signUp(server.url);
     const other = await signIn(server.url, account.email, account.password);

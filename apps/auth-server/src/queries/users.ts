@@ -1,5 +1,5 @@
 // SQL for auth.users. Each function takes the executor (pool or transaction) first.
-import type { Kysely, Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { AuthDatabase } from '@keyzone/db';
 import { userColumns, type UserRow } from './columns';
 
@@ -95,6 +95,30 @@ export async function insertUser(db: Executor, user: NewUser): Promise<UserRow> 
 
 export async function setLastSignIn(db: Executor, id: string, at: Date): Promise<void> {
   await db.updateTable('auth.users').set({ last_sign_in_at: at, updated_at: at } as never).where('id', '=', id).execute();
+}
+
+/**
+ * Merges `data` into raw_user_meta_data in one UPDATE (a null value deletes the key), so two
+ * concurrent updates of different keys both survive. Returns the new metadata.
+ */
+export async function mergeUserMetadata(db: Executor, id: string, data: Record<string, unknown>, at: Date): Promise<Record<string, unknown>> {
+  const set: Record<string, unknown> = {};
+  const removed: string[] = [];
+  for (const [key, value] of Object.entries(data)) {
+    if (value === null) removed.push(key);
+    else set[key] = value;
+  }
+  const merged = sql<Record<string, unknown>>`(coalesce(raw_user_meta_data, '{}'::jsonb) || ${JSON.stringify(set)}::jsonb)${sql.join(
+    removed.map((key) => sql` - ${key}::text`),
+    sql``,
+  )}`;
+  const row = await db
+    .updateTable('auth.users')
+    .set({ raw_user_meta_data: merged, updated_at: at } as never)
+    .where('id', '=', id)
+    .returning('raw_user_meta_data')
+    .executeTakeFirst();
+  return (row?.raw_user_meta_data ?? {}) as Record<string, unknown>;
 }
 
 export async function setUserMetadata(db: Executor, id: string, metadata: Record<string, unknown>, at: Date): Promise<void> {

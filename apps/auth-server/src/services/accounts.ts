@@ -6,7 +6,7 @@ import type { Deps } from '../deps';
 import { ApiError, ErrorCode, Messages } from '../errors';
 import type { IdentityRow, UserRow } from '../queries/columns';
 import { findIdentitiesByUserId, insertIdentity } from '../queries/identities';
-import { findUserByEmail, insertUser, setLastSignIn, setUserMetadata } from '../queries/users';
+import { findUserByEmail, insertUser, mergeUserMetadata, setLastSignIn } from '../queries/users';
 import type { TokenResponseJson, UserJson } from '../serialize';
 import { serializeUser } from '../serialize';
 import { tokenResponse } from './access-token';
@@ -89,8 +89,7 @@ export async function signUpWithEmail(deps: Deps, input: EmailSignupInput): Prom
     let identities: IdentityRow[];
     if (existing) {
       // Unconfirmed duplicate: keep the account, refresh its metadata, re-send the confirmation.
-      await setUserMetadata(tx, existing.id, mergeMetadata(existing.raw_user_meta_data, input.data), now);
-      user = { ...existing, raw_user_meta_data: mergeMetadata(existing.raw_user_meta_data, input.data) };
+      user = { ...existing, raw_user_meta_data: await mergeUserMetadata(tx, existing.id, input.data, now) };
       identities = await findIdentitiesByUserId(tx, existing.id);
     } else {
       const id = randomUUID();

@@ -7,10 +7,10 @@ import type { Deps } from '../deps';
 import { ApiError, ErrorCode, Messages } from '../errors';
 import type { IdentityRow, UserRow } from '../queries/columns';
 import { findIdentitiesByUserId, insertIdentity } from '../queries/identities';
-import { findUserByPhone, insertUser, setLastSignIn, setUserMetadata } from '../queries/users';
+import { findUserByPhone, insertUser, mergeUserMetadata, setLastSignIn } from '../queries/users';
 import { serializeUser } from '../serialize';
 import { tokenResponse } from './access-token';
-import { fabricatedUser, mergeMetadata, orDuplicate, type SignupResult } from './accounts';
+import { fabricatedUser, orDuplicate, type SignupResult } from './accounts';
 import { audit, AuditAction } from './audit';
 import type { ClientInfo } from './context';
 import { checkPasswordStrength, hashPassword } from './passwords';
@@ -42,9 +42,7 @@ export async function signUpWithPhone(
     let user: UserRow;
     let identities: IdentityRow[];
     if (existing) {
-      const merged = mergeMetadata(existing.raw_user_meta_data, input.data);
-      await setUserMetadata(tx, existing.id, merged, now);
-      user = { ...existing, raw_user_meta_data: merged };
+      user = { ...existing, raw_user_meta_data: await mergeUserMetadata(tx, existing.id, input.data, now) };
       identities = await findIdentitiesByUserId(tx, existing.id);
     } else {
       const id = randomUUID();

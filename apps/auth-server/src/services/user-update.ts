@@ -7,9 +7,8 @@ import type { UserRow } from '../queries/columns';
 import { findIdentitiesByUserId } from '../queries/identities';
 import { deleteOneTimeTokens, findOneTimeTokenHash } from '../queries/one-time-tokens';
 import { deleteSessions } from '../queries/sessions';
-import { findReauthenticationToken, findPasswordHash, findUserById, setPassword, setUserMetadata, type Executor } from '../queries/users';
+import { findReauthenticationToken, findPasswordHash, findUserById, mergeUserMetadata, setPassword, type Executor } from '../queries/users';
 import { serializeUser, type UserJson } from '../serialize';
-import { mergeMetadata } from './accounts';
 import { audit, AuditAction } from './audit';
 import type { ClientInfo } from './context';
 import { checkPasswordStrength, comparePassword, hashPassword } from './passwords';
@@ -49,7 +48,7 @@ export async function updateUser(deps: Deps, input: UpdateUserInput): Promise<Us
 
   await deps.db.transaction().execute(async (tx) => {
     if (input.data !== undefined) {
-      await setUserMetadata(tx, input.user.id, mergeMetadata(input.user.raw_user_meta_data, input.data), now);
+      await mergeUserMetadata(tx, input.user.id, input.data, now);
       await audit(tx, { actor: input.user, action: AuditAction.userModified, client: input.client, at: now });
     }
     if (newHash !== undefined) {
