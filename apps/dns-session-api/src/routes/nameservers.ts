@@ -1,11 +1,13 @@
 import { z } from 'zod';
-import { envelope } from '../http/envelope';
+import { envelope, meta } from '../http/envelope';
 import { defineRoute, type RouteFamily } from '../http/route';
 import { deletedQuery, idNumber, idParams } from '../http/schemas';
 import { NAMESERVER_EXPORT_TYPES } from '../queries/nameservers';
 import { nameserverResponseSchema, nameserverSchema, serializeNameserver } from '../serialize-zones';
 import { changeNameserver, createNameserver, deleteNameserver, getNameserver, listNameservers } from '../services/nameservers';
-import { deletedFlag, gidQuery, subgroupsFlag, ttl } from './dns-inputs';
+import { deletedFlag, gidQuery, intQuery, paging, subgroupsFlag, ttl } from './dns-inputs';
+import { nameserverHistory } from '../services/history';
+import { historyExample, historyResponseSchema } from './zones';
 import { errorExamples } from './examples';
 
 const fields = {
@@ -93,6 +95,16 @@ export const nameserverRoutes: RouteFamily = {
       async handler({ params }, { deps, caller }) {
         const row = await deleteNameserver(deps, caller, params.id);
         return { body: envelope('nameserver', serializeNameserver(row), 'I deleted that nameserver') };
+      },
+    }),
+    defineRoute({
+      method: 'get', path: '/nameserver/:id/history', auth: 'session',
+      summary: 'Audit history of a nameserver', params: idParams,
+      query: z.object({ limit: intQuery(1, 1000, 100, 'page size'), offset: paging.offset }).strict(),
+      responses: { 200: { description: 'History entries, oldest first', schema: historyResponseSchema, example: historyExample }, 400: errorExamples.badInput, ...common },
+      async handler({ params, query }, { deps, caller }) {
+        const { entries, total } = await nameserverHistory(deps, caller, params.id, query);
+        return { body: { history: entries, meta: { ...meta('here is the history'), pagination: { total, filtered: total, limit: query.limit, offset: query.offset } } } };
       },
     }),
   ],

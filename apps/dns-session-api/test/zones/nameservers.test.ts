@@ -110,11 +110,12 @@ describe('nameservers', () => {
     const ns = await newNameserver(alice);
     await alice.put(`/nameserver/${ns.id}`, { ttl: 120 });
     await alice.delete(`/nameserver/${ns.id}`);
-    const rows = await server.database.db
-      .selectFrom('dns.audit_log').select(['action', 'user_id', 'before', 'after'])
-      .where('object_type', '=', 'nameserver').where('object_id', '=', ns.id).orderBy('id').execute();
-    expect(rows.map((r: { action: string }) => r.action)).toEqual(['create', 'update', 'delete']);
-    expect(rows[1]).toMatchObject({ before: { ttl: 3600 }, after: { ttl: 120 } });
-    expect(rows.every((r: { user_id: number }) => r.user_id > 0)).toBe(true);
+    const history = expectStatus(await alice.get(`/nameserver/${ns.id}/history`), 200).body;
+    const me = (await alice.get('/session')).body.user.id;
+    expect(history.history.map((e: { action: string }) => e.action)).toEqual(['create', 'update', 'delete']);
+    expect(history.history[1]).toMatchObject({ object: 'nameserver', object_id: ns.id, before: { ttl: 3600 }, after: { ttl: 120 } });
+    expect(history.history.every((e: { user: { id: number } }) => e.user.id === me)).toBe(true);
+    expect(history.meta.pagination).toEqual({ total: 3, filtered: 3, limit: 100, offset: 0 });
+    expect((await alice.get('/nameserver/999999/history')).status).toBe(404);
   });
 });
