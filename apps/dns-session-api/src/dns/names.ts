@@ -154,7 +154,7 @@ export function checkName(field: string, name: unknown, rules: NameRules = {}): 
       errors.push(fieldError(field, 'hostname', `${field} may hold only letters, digits, "-", "_" and "/" in its labels: "${label}"`));
     }
   });
-  if (wireLength(name) > MAX_NAME_OCTETS) {
+  if (labels.reduce((sum, label) => sum + 1 + labelLength(label), 1) > MAX_NAME_OCTETS) {
     errors.push(fieldError(field, 'name_length', `${field} is longer than 255 octets`));
   }
   return errors;
