@@ -127,7 +127,7 @@ async function serverCpu() {
 async function cannon(options) {
   const autocannon = require('autocannon');
   const cpuBefore = await serverCpu();
-  const result = await autocannon({ ...options, connections: arg('connections', 8), duration: arg('seconds', 5) });
+  const result = await autocannon({ connections: arg('connections', 8), duration: arg('seconds', 5), ...options });
   const cpu = (await serverCpu()) - cpuBefore;
   const bad = result.non2xx + result.errors + result.timeouts;
   if (bad > 0) throw new Error(`${options.title}: ${bad} failed requests (non2xx ${result.non2xx}, errors ${result.errors}, timeouts ${result.timeouts})`);
@@ -183,6 +183,11 @@ async function main() {
     const only = process.argv.includes('--only') ? Number(arg('only', 0)) : undefined; // profiling one comparison
     if (only !== undefined) comparisons.splice(0, comparisons.length, comparisons[only]);
     console.log(`dns-session bench (${rounds} rounds of ${arg('seconds', 5)} s per side, ${arg('connections', 8)} connections, PostgreSQL)`);
+    // Warm-up (JIT, pool connections, PostgreSQL caches) so the first measured round is not the coldest.
+    await cannon({ title: 'warm-up', url: `${ready.bare}${peerPath}`, duration: 2 });
+    await cannon({ title: 'warm-up', url: `${ready.app}${userPath}`, headers: { cookie }, duration: 2 });
+    await cannon({ title: 'warm-up', url: `${ready.app}${peerPath}`, headers: { cookie }, duration: 2 });
+
     let failed = false;
     for (const c of comparisons) {
       const results = [];
