@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { PasswordScheme } from '../services/passwords';
 import type { Db } from './db';
 
@@ -139,4 +140,26 @@ export async function listUsersInGroup(db: Db, groupId: number, deleted: boolean
     .orderBy('username')
     .orderBy('id')
     .execute();
+}
+
+/**
+ * A user and whether their group is `viewerGroupId` or lies below it, in one round trip (the ancestors of the
+ * user's group are walked upwards, so the cost is the tree's depth).
+ */
+export async function findUserWithAccess(
+  db: Db,
+  id: number,
+  viewerGroupId: number,
+): Promise<(UserRow & { accessible: boolean }) | undefined> {
+  const result = await sql<UserRow & { accessible: boolean }>`
+    with recursive up(id, parent_id, depth) as (
+      select g.id, g.parent_id, 0 from dns.groups g join dns.users u on u.group_id = g.id where u.id = ${id}
+      union all
+      select g.id, g.parent_id, up.depth + 1 from dns.groups g join up on g.id = up.parent_id where up.depth < 64
+    )
+    select u.id, u.group_id, u.username, u.email, u.first_name, u.last_name, u.is_admin, u.deleted_at,
+      exists(select 1 from up where up.id = ${viewerGroupId}) as accessible
+    from dns.users u
+    where u.id = ${id}`.execute(db);
+  return result.rows[0];
 }

@@ -9,11 +9,13 @@ import type { Caller } from './caller';
 //   or change another user's record; a non-admin may edit their own name, email and password.
 // Unknown ids are 404 before any permission check; a known object outside the caller's subtree is 403.
 
+export const OUTSIDE_SUBTREE = (what: string) => `You may not access this ${what}: it belongs to a group outside yours`;
+
 /** Throws 403 unless `groupId` is the caller's group or one of its descendants. */
 export async function assertGroupAccess(db: Db, caller: Caller, groupId: number, what = 'object'): Promise<void> {
   if (groupId === caller.groupId) return;
   if (!(await isInSubtree(db, caller.groupId, groupId))) {
-    throw forbidden(`You may not access this ${what}: it belongs to a group outside yours`);
+    throw forbidden(OUTSIDE_SUBTREE(what));
   }
 }
 

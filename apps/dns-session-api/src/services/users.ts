@@ -3,11 +3,11 @@ import type { Deps } from '../deps';
 import { conflict, forbidden, notFound } from '../errors';
 import { findGroupById } from '../queries/groups';
 import { deleteSessionsOfUser } from '../queries/sessions';
-import { findUserById, insertUser, updateUser, type UserChanges, type UserRow } from '../queries/users';
+import { findUserById, findUserWithAccess, insertUser, updateUser, type UserChanges, type UserRow } from '../queries/users';
 import { auditUser } from '../serialize';
 import type { Caller } from './caller';
 import { hashPassword } from './passwords';
-import { assertAdmin, assertGroupAccess } from './permissions';
+import { assertAdmin, assertGroupAccess, OUTSIDE_SUBTREE } from './permissions';
 
 export interface NewUser {
   gid: number;
@@ -37,9 +37,10 @@ const duplicateUsername = () => conflict('A user with that username already exis
 export async function getUser(deps: Deps, caller: Caller, id: number, options: { deleted: boolean }): Promise<UserRow> {
   // The caller's own row came with the session, read in this request: no second query.
   if (id === caller.userId && caller.user && !options.deleted) return caller.user;
-  const user = await findUserById(deps.db, id);
-  if (!user || (user.deleted_at !== null) !== options.deleted) throw notFound('User not found');
-  await assertGroupAccess(deps.db, caller, user.group_id, 'user');
+  const found = await findUserWithAccess(deps.db, id, caller.groupId);
+  if (!found || (found.deleted_at !== null) !== options.deleted) throw notFound('User not found');
+  if (!found.accessible) throw forbidden(OUTSIDE_SUBTREE('user'));
+  const { accessible: _accessible, ...user } = found;
   return user;
 }
 
