@@ -12,6 +12,7 @@ export const ERROR_CODES = {
   payload_too_large: 413,
   unsupported_media_type: 415,
   internal: 500,
+  unavailable: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;
@@ -26,6 +27,7 @@ export const REASON_PHRASES: Record<number, string> = {
   413: 'Payload Too Large',
   415: 'Unsupported Media Type',
   500: 'Internal Server Error',
+  503: 'Service Unavailable',
 };
 
 /** Texts fixed by the NicTool-compatible interface. */

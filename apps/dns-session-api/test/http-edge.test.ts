@@ -1,3 +1,4 @@
+import { createTestDatabase } from '@keyzone/db/testing';
 import { startTestServer, type TestServer } from './helpers/server';
 
 // The HTTP edge shared by every route: body parsing, size cap, error shape, headers.
@@ -43,5 +44,24 @@ describe('HTTP edge', () => {
     const res = await admin.request('PATCH', '/user/1');
     expect(res.status).toBe(404);
     expect(res.body.statusCode).toBe(404);
+  });
+});
+
+describe('GET /health', () => {
+  test('200 while the database answers, 503 in the error shape once it does not', async () => {
+    const database = await createTestDatabase({ kind: 'postgres', migrate: 'dns' });
+    const t = await startTestServer({ database });
+    try {
+      const up = await t.client().get('/health');
+      expect(up.status).toBe(200);
+      expect(up.body).toEqual({ health: { status: 'ok', database: 'ok' }, meta: { api: { version: expect.any(String) }, msg: 'healthy' } });
+      expect(up.headers.get('cache-control')).toBe('no-cache');
+      await database.destroy();
+      const down = await t.client().get('/health');
+      expect(down.status).toBe(503);
+      expect(down.body).toEqual({ statusCode: 503, error: 'Service Unavailable', message: 'database unavailable' });
+    } finally {
+      await t.close();
+    }
   });
 });

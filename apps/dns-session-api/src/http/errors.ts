@@ -16,11 +16,11 @@ export const renderError: ErrorRequestHandler = (err, req, res, next) => {
     return;
   }
   const apiError = toApiError(err);
-  if (apiError.statusCode >= 500) {
+  if (apiError.statusCode === 500) {
     req.log?.error({ err, reqId: req.id }, 'request failed');
   }
   res.status(apiError.statusCode);
-  const body = apiError.statusCode >= 500 ? { ...new ApiError('internal', MESSAGES.internal).body() } : apiError.body();
+  const body = apiError.statusCode === 500 ? { ...new ApiError('internal', MESSAGES.internal).body() } : apiError.body();
   res.json(body);
 };
 

@@ -2,6 +2,7 @@
 // family here mounts it (app.ts) and documents it (openapi.ts); nothing else needs to know about it.
 import type { AnyRoute, RouteFamily } from '../http/route';
 import { groupRoutes } from './groups';
+import { healthRoutes } from './health';
 import { nameserverRoutes } from './nameservers';
 import { sessionRoutes } from './session';
 import { userRoutes } from './users';
@@ -15,6 +16,7 @@ export const routeFamilies: RouteFamily[] = [
   nameserverRoutes,
   zoneRoutes,
   zoneRecordRoutes,
+  healthRoutes,
 ];
 
 /** Every route, tagged with its family's name unless it names its own tags. */
