@@ -79,7 +79,8 @@ export const zoneRecordRoutes: RouteFamily = {
     defineRoute({
       method: 'put', path: '/zone_record/:id', auth: 'session',
       summary: 'Change or restore a record',
-      description: 'Fields not given keep their values; changing the type needs the new type\'s fields.',
+      description: 'Fields not given keep their values; changing the type needs the new type\'s fields. ' +
+        'A `ttl` is the TTL of the record\'s RRset: the other records of the set take it too.',
       params: idParams, body: updateBody, bodyExample: { address: '192.0.2.11' },
       responses: { 200: { description: 'Updated', schema: zoneRecordResponseSchema, example: reply('the zone record was updated') }, 400: badRecord, ...common },
       async handler({ params, body }, { deps, caller }) {

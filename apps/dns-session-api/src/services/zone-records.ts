@@ -7,7 +7,7 @@ import { fieldError } from '../dns';
 import { notFound } from '../errors';
 import type { Db } from '../queries/db';
 import {
-  findZoneRecordById, findZoneRecords, insertZoneRecord, updateZoneRecord,
+  findRecordsNear, findZoneRecordById, findZoneRecords, insertZoneRecord, updateZoneRecord,
   type RecordListFilter, type ZoneRecordRow,
 } from '../queries/zone-records';
 import { findZoneById, findZoneNameservers, type ZoneRow } from '../queries/zones';
@@ -89,7 +89,8 @@ export async function createZoneRecord(
 
 /**
  * Changes a record (fields not given keep their values; a new type needs its full RDATA) or, with
- * deleted:false, restores it, re-checking the zone rules either way.
+ * deleted:false, restores it, re-checking the zone rules either way. An explicit ttl is the TTL of the
+ * record's RRset: the other records of the set take it too (each with its own history entry).
  */
 export async function changeZoneRecord(deps: Deps, caller: Caller, id: number, input: RecordInput): Promise<ZoneRecordRow> {
   return deps.db.transaction().execute(async (trx) => {
@@ -105,12 +106,25 @@ export async function changeZoneRecord(deps: Deps, caller: Caller, id: number, i
       owner: input.owner ?? before.owner, type, ttl: input.ttl ?? (input.owner || input.type ? undefined : before.ttl), rdata,
     }, id);
     const nameservers = (await findZoneNameservers(trx, [zone.id])).get(zone.id) ?? [];
-    await checkRecordChange(trx, zone, nameservers, restoring ? { add: record } : { removeId: id, removed: toZoneRecord(before), add: record });
+    // A TTL given explicitly is the RRset's new TTL: the other records of the set follow it.
+    const siblings = input.ttl === undefined || restoring
+      ? []
+      : (await findRecordsNear(trx, zone.id, [record.owner])).filter((r) => r.owner === record.owner && r.type === record.type && r.id !== id && r.ttl !== record.ttl);
+    const retime = { ids: siblings.map((r) => r.id), ttl: record.ttl };
+    await checkRecordChange(trx, zone, nameservers, restoring ? { add: record } : { removeId: id, removed: toZoneRecord(before), add: record, retime });
     const now = deps.clock.now();
     const after = await updateZoneRecord(trx, id, {
       ...record, ...(input.description !== undefined ? { description: input.description } : {}), ...(restoring ? { deleted_at: null } : {}),
     }, now);
     if (!after) throw notFound('Zone record not found');
+    for (const sibling of siblings) {
+      const moved = await updateZoneRecord(trx, sibling.id, { ttl: record.ttl }, now);
+      if (moved) {
+        await deps.audit.record(trx, {
+          actor: caller, objectType: 'zone_record', objectId: sibling.id, action: 'update', before: serializeZoneRecord(sibling), after: serializeZoneRecord(moved),
+        });
+      }
+    }
     await bumpSerial(trx, zone, now);
     await deps.audit.record(trx, {
       actor: caller, objectType: 'zone_record', objectId: id, action: restoring ? 'restore' : 'update',

@@ -26,6 +26,8 @@ export interface RecordChange {
   removed?: ZoneRecord;
   /** the record as it will be stored */
   add?: ZoneRecord;
+  /** records of the same RRset whose TTL moves with it (the TTL belongs to the set) */
+  retime?: { ids: number[]; ttl: number };
 }
 
 /** Throws 400 listing every zone rule the change breaks (rules already broken before it are not its fault). */
@@ -37,7 +39,11 @@ export async function checkRecordChange(
   const soa = { rname: zone.mailaddr, serial: 0, refresh: 0, retry: 0, expire: 0, minimum: 0 };
   const build = (records: ZoneRecord[]) => zoneFileRecords({ name: zone.name, ttl: zone.ttl, soa, nameservers, records });
   const beforeRecords = near.map(toZoneRecord);
-  const afterRecords = [...near.filter((r) => r.id !== change.removeId).map(toZoneRecord), ...(change.add ? [change.add] : [])];
+  const retimed = new Set(change.retime?.ids ?? []);
+  const afterRecords = [
+    ...near.filter((r) => r.id !== change.removeId).map((r) => (retimed.has(r.id) ? { ...toZoneRecord(r), ttl: change.retime?.ttl ?? r.ttl } : toZoneRecord(r))),
+    ...(change.add ? [change.add] : []),
+  ];
   const known = new Set(checkZone(zone.name, build(beforeRecords)).map(errorKey));
   const introduced = checkZone(zone.name, build(afterRecords)).filter((e) => !known.has(errorKey(e)));
   if (introduced.length) throw invalidInput('zone record', introduced);
