@@ -27,8 +27,8 @@ export const typeFixtures: TypeFixture[] = [
     bind: '10 60 5060 sip.example.com.',
   },
   {
-    type: 'TXT', owner: '@', input: { data: 'v=spf1 mx -all "quoted" back\\slash; semi' },
-    bind: '"v=spf1 mx -all \\"quoted\\" back\\\\slash; semi"',
+    type: 'TXT', owner: '@', input: { data: 'v=spf1 mx -all "quoted" back\\slash; semi café' },
+    bind: '"v=spf1 mx -all \\"quoted\\" back\\\\slash; semi caf\\195\\169"',
   },
   { type: 'CAA', owner: '@', input: { flags: 0, tag: 'issue', value: 'letsencrypt.org' }, bind: '0 issue "letsencrypt.org"' },
   {
