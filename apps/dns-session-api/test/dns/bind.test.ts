@@ -137,6 +137,7 @@ describe('BIND import', () => {
     expect(two.errors).toEqual([{ line: 2, message: 'a second SOA record (the first is on line 1)' }]);
     expect(importZone(ZONE, 'www 60 SOA a.example.net. b.example.net. 1 2 3 4 5\n').errors[0]?.message).toMatch(/zone apex/);
     expect(importZone(ZONE, '@ 60 SOA a.example.net. b.example.net. 1 2 3\n').errors[0]?.message).toMatch(/7 fields/);
+    expect(importZone(ZONE, '@ 60 SOA a.example.net. b.example.net. 4294967295 2147483648 3 4 5\n').errors[0]?.message).toMatch(/^SOA refresh out of range/);
   });
 
   test('TTL syntax and the tokenizer edge cases', () => {

@@ -128,6 +128,25 @@ describe('POST /zone/import', () => {
     expect((await alice.request('POST', '/zone/import', { raw: zonefile, headers: { 'content-type': 'text/dns' } })).status).toBe(400);
   });
 
+  test('a failure after the records are written rolls the whole import back (one transaction)', async () => {
+    const name = uniqueZone('rollback');
+    const file = '$TTL 300\n@ SOA ns.example.net. h.example.net. 4294967295 2 3 4 5\n@ NS ns.example.net.\nwww A 192.0.2.7\n';
+    const audit = server.deps.audit;
+    // The zone's audit entry is written after the zone, its nameservers and its records.
+    server.deps.audit = { record: async (trx, entry) => (entry.objectType === 'zone' ? Promise.reject(new Error('audit store down')) : audit.record(trx, entry)) };
+    try {
+      const res = await alice.post('/zone/import', { zone: name, zonefile: file });
+      expect(res.status).toBe(500);
+    } finally {
+      server.deps.audit = audit;
+    }
+    const db = server.database.db;
+    expect(await db.selectFrom('dns.zones').select('id').where('name', '=', name).execute()).toEqual([]);
+    expect(await db.selectFrom('dns.zone_records').select('id').where('owner', '=', `www.${name}`).execute()).toEqual([]);
+    // and the same file imports once the store is back
+    expect(expectStatus(await alice.post('/zone/import', { zone: name, zonefile: file }), 201).body.zone.serial).toBe(4294967295);
+  });
+
   test('shape errors: missing zonefile, unknown key', async () => {
     expect((await alice.post('/zone/import', { zone: uniqueZone() })).status).toBe(400);
     expect((await alice.post('/zone/import', { zone: uniqueZone(), zonefile: 'x', extra: 1 })).status).toBe(400);

@@ -148,8 +148,9 @@ function readSoa(
   const [mname, rname, ...times] = fields as [string, string, ...string[]];
   const numbers = times.map((t, k) => (k === 0 ? (/^\d+$/.test(t) ? Number(t) : undefined) : parseTtl(t)));
   const names = ['serial', 'refresh', 'retry', 'expire', 'minimum'];
-  const bad = numbers.map((n, k) => (n === undefined || n > 4294967295 ? names[k] : undefined)).filter(Boolean);
-  if (bad.length) { fail(line, `SOA ${bad.join(', ')} must be 32-bit unsigned numbers`); return; }
+  // The serial is a full uint32 (RFC 1982); the timers are TTL-like, 0 to 2^31-1 (reference §7.2).
+  const bad = numbers.map((n, k) => (n === undefined || n > (k === 0 ? 4294967295 : 2147483647) ? names[k] : undefined)).filter(Boolean);
+  if (bad.length) { fail(line, `SOA ${bad.join(', ')} out of range (serial 0-4294967295, timers 0-2147483647)`); return; }
   const m = toAbsolute(mname, origin);
   const r = toAbsolute(rname, origin);
   const nameErrors = [...checkName('mname', m), ...checkName('rname', isAbsolute(r) ? r : `${r}.`, { mailbox: true })];
