@@ -108,6 +108,12 @@ describe('bodies and error shapes', () => {
     expect(res.body).toMatchObject({ code: 413, error_code: 'request_entity_too_large' });
   });
 
+  it('a malformed %-escape in a path parameter is a 400, not a 500', async () => {
+    const res = await fetch(`${server.url}/admin/users/%E0%A4%A`);
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ code: 400, error_code: 'validation_failed' });
+  });
+
   it('an unexpected failure is a 500 unexpected_failure with the request id, no details', async () => {
     // Break the database under the server: the next query fails in a way no handler expects.
     const broken = await startTestServer();

@@ -54,6 +54,12 @@ export const errorRenderer: ErrorRequestHandler = (err, req, res, next) => {
     sendApiError(req, res, new ApiError(413, ErrorCode.request_entity_too_large, 'Request body too large'));
     return;
   }
+  // Errors raised by Express itself with a client status (e.g. a malformed %-escape in a path).
+  const status = (err as { status?: unknown })?.status;
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    sendApiError(req, res, new ApiError(status, ErrorCode.validation_failed, (err as Error).message));
+    return;
+  }
   req.log?.error({ err }, 'unexpected failure');
   sendApiError(req, res, new ApiError(500, ErrorCode.unexpected_failure, Messages.unexpectedFailure), req.id);
 };
