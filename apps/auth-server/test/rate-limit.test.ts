@@ -32,3 +32,25 @@ it('allows a burst of 30, then 429 over_request_rate_limit until the bucket refi
 it('requests without the header are not limited (as GoTrue)', async () => {
   for (let i = 0; i < 35; i++) expect((await attempt()).status).toBe(400);
 });
+
+describe('sign-up limits', () => {
+  let limited: TestServer;
+  beforeAll(async () => {
+    limited = await startTestServer({
+      env: { RATE_LIMIT_HEADER: 'X-Real-Client', RATE_LIMIT_ANONYMOUS_USERS: '3', EXTERNAL_ANONYMOUS_USERS_ENABLED: 'true', DISABLE_SIGNUP: 'false' },
+    });
+  });
+  afterAll(async () => {
+    await limited?.close();
+  });
+
+  it('anonymous sign-ins: RATE_LIMIT_ANONYMOUS_USERS per hour per client', async () => {
+    const anon = () => call(limited.url, 'POST', '/signup', { body: {}, headers: { 'x-real-client': '10.1.1.1' } });
+    for (let i = 0; i < 3; i++) expect((await anon()).status).toBe(200);
+    const res = await anon();
+    expect(res.status).toBe(429);
+    expect(res.body).toMatchObject({ error_code: 'over_request_rate_limit' });
+    limited.clock.advance(1200); // 3 per hour: one more after 20 minutes
+    expect((await anon()).status).toBe(200);
+  });
+});

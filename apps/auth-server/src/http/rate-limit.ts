@@ -15,13 +15,21 @@ export function rateLimitKey(deps: Pick<Deps, 'config'>, req: Request): string |
   return key || undefined;
 }
 
-export function rateLimit(deps: Pick<Deps, 'config' | 'clock'>, options: BucketOptions): RequestHandler {
+/** A limiter to call from inside a handler (when the body decides which bucket applies). */
+export function requestLimiter(deps: Pick<Deps, 'config' | 'clock'>, options: BucketOptions): (req: Request) => void {
   const buckets = new TokenBuckets(options, deps.clock);
-  return (req, _res, next) => {
+  return (req) => {
     const key = rateLimitKey(deps, req);
     if (key !== undefined && !buckets.take(key)) {
       throw new ApiError(429, ErrorCode.over_request_rate_limit, 'Request rate limit reached');
     }
+  };
+}
+
+export function rateLimit(deps: Pick<Deps, 'config' | 'clock'>, options: BucketOptions): RequestHandler {
+  const check = requestLimiter(deps, options);
+  return (req, _res, next) => {
+    check(req);
     next();
   };
 }

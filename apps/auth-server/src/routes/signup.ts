@@ -5,6 +5,7 @@ import { z } from 'zod';
 import type { Deps } from '../deps';
 import { ApiError, ErrorCode } from '../errors';
 import { clientInfo } from '../http/client';
+import { requestLimiter } from '../http/rate-limit';
 import { validate } from '../http/validate';
 import { signInAnonymously, signUpWithEmail } from '../services/accounts';
 import { signUpWithPhone } from '../services/phone-signup';
@@ -20,8 +21,14 @@ const SignupBody = z.object({
 });
 
 export function signup(deps: Deps): RequestHandler {
+  // Reference §6.1: anonymous sign-ins have their own hourly bucket (burst = limit); other
+  // sign-ups share the OTP-group rate (RATE_LIMIT_OTP per 5 min, burst 30) in a bucket of their own.
+  const anonymousLimit = requestLimiter(deps, { limit: deps.config.rateLimit.anonymousUsers, windowSeconds: 3600, burst: deps.config.rateLimit.anonymousUsers });
+  const signupLimit = requestLimiter(deps, { limit: deps.config.rateLimit.otp, windowSeconds: 300, burst: 30 });
   return async (req, res) => {
     const body = validate(SignupBody, req.body);
+    if (!body.email && !body.phone) anonymousLimit(req);
+    else signupLimit(req);
     const client = clientInfo(deps, req);
     const data = body.data ?? {};
     if (body.email && body.phone) {
