@@ -54,6 +54,8 @@ export function checkField(spec: FieldSpec, value: unknown): { value?: RdataValu
     return { value, errors: [] };
   }
   if (typeof value !== 'string') return { errors: [fieldError(name, 'string', `${name} must be a string`)] };
+  // Stored RDATA is jsonb text, which cannot hold NUL; DNS data practically never needs it.
+  if (value.includes('\u0000')) return { errors: [fieldError(name, 'nul', `${name} may not contain NUL characters`)] };
   switch (kind) {
     case 'ipv4':
       return isIpv4(value)

@@ -131,6 +131,9 @@ const HOST_LABEL = /^[a-z0-9_/-]+$/i;
  */
 export function checkName(field: string, name: unknown, rules: NameRules = {}): FieldError[] {
   if (typeof name !== 'string' || name === '') return [fieldError(field, 'required', `${field} is required`)];
+  if ([...name].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f)) {
+    return [fieldError(field, 'control_character', `${field} may not contain control characters (write them as \\DDD)`)];
+  }
   if (!isAbsolute(name)) {
     return [fieldError(field, 'fqdn', `${field} must be fully qualified (end with a dot): "${name}"`)];
   }

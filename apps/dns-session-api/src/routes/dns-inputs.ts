@@ -27,3 +27,7 @@ export const deletedFlag = boolQuery('true: deleted objects only');
 export const subgroupsFlag = boolQuery('true: include the groups below gid');
 
 export const ttl = z.number().int().meta({ description: 'seconds, 0–2147483647 (RFC 2181)', example: 3600 });
+
+/** Free text that PostgreSQL can store: text columns and jsonb refuse NUL characters (a 500 otherwise). */
+export const plainText = (max: number) =>
+  z.string().max(max).refine((v) => !v.includes('\u0000'), 'may not contain NUL characters');

@@ -5,7 +5,7 @@ import { deletedQuery, idNumber, idParams } from '../http/schemas';
 import { NAMESERVER_EXPORT_TYPES } from '../queries/nameservers';
 import { nameserverResponseSchema, nameserverSchema, serializeNameserver } from '../serialize-zones';
 import { changeNameserver, createNameserver, deleteNameserver, getNameserver, listNameservers } from '../services/nameservers';
-import { deletedFlag, gidQuery, intQuery, paging, subgroupsFlag, ttl } from './dns-inputs';
+import { deletedFlag, gidQuery, intQuery, paging, plainText, subgroupsFlag, ttl } from './dns-inputs';
 import { nameserverHistory } from '../services/history';
 import { historyExample, historyResponseSchema } from './zones';
 import { errorExamples } from './examples';
@@ -16,7 +16,7 @@ const fields = {
   address: z.string().nullable().optional().meta({ description: 'IPv4 address (glue when the name lies in a zone)', example: '192.0.2.53' }),
   address6: z.string().nullable().optional().meta({ example: '2001:db8::53' }),
   ttl: ttl.optional(),
-  description: z.string().max(255).optional(),
+  description: plainText(255).optional(),
   export: z.object({ type: z.enum(NAMESERVER_EXPORT_TYPES) }).strict().optional(),
 };
 

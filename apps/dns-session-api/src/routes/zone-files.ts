@@ -6,6 +6,7 @@ import { defineRoute, type AnyRoute } from '../http/route';
 import { idNumber, idParams, idString } from '../http/schemas';
 import { zoneSchema } from '../serialize-zones';
 import { exportZoneFile, importZoneFile } from '../services/zone-files';
+import { plainText } from './dns-inputs';
 import { errorExamples } from './examples';
 
 const importBody = z
@@ -13,7 +14,7 @@ const importBody = z
     zone: z.string().min(1).max(255).meta({ description: 'the zone name ($ORIGIN at the start of the file)', example: 'example.com.' }),
     zonefile: z.string().min(1).meta({ description: 'BIND zone file text: $ORIGIN, $TTL, SOA, records', example: '$TTL 3600\n@ SOA ns1.example.net. hostmaster.example.com. 1 86400 7200 1209600 3600\n@ NS ns1.example.net.\nwww A 192.0.2.10\n' }),
     gid: idNumber.optional().meta({ description: 'owning group (default: yours)' }),
-    description: z.string().max(255).optional(),
+    description: plainText(255).optional(),
   })
   .strict();
 
@@ -25,7 +26,7 @@ const importQuery = z
   .object({
     zone: z.string().min(1).max(255).optional().meta({ description: 'with a text/dns body: the zone name' }),
     gid: idString.optional().meta({ description: 'with a text/dns body: owning group (default: yours)' }),
-    description: z.string().max(255).optional(),
+    description: plainText(255).optional(),
   })
   .strict();
 

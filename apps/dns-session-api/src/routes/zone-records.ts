@@ -6,7 +6,7 @@ import { RECORD_TYPES } from '../dns';
 import { rdataFieldSchemas, serializeZoneRecord, zoneRecordResponseSchema } from '../serialize-zones';
 import { recordHistory } from '../services/history';
 import { changeZoneRecord, createZoneRecord, deleteZoneRecord, getZoneRecord } from '../services/zone-records';
-import { intQuery, paging, ttl } from './dns-inputs';
+import { intQuery, paging, plainText, ttl } from './dns-inputs';
 import { errorExamples } from './examples';
 import { historyExample, historyResponseSchema } from './zones';
 
@@ -18,7 +18,7 @@ const base = {
   owner: z.string().min(1).max(255).meta({ description: 'relative to the zone ("www", "@") or fully qualified; stored fully qualified', example: 'www' }),
   type: z.enum(RECORD_TYPES),
   ttl: ttl.optional().meta({ description: 'default: the TTL of the RRset it joins, else the zone\'s' }),
-  description: z.string().max(255).optional(),
+  description: plainText(255).optional(),
 };
 
 const createBody = z.object({ zid: idNumber.meta({ description: 'the zone', example: 12 }), ...base, ...optionalRdata }).strict();

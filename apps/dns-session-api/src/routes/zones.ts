@@ -8,13 +8,13 @@ import { auditEntrySchema, listEnvelopeSchema, zoneRecordSchema, zoneResponseSch
 import { zoneHistory } from '../services/history';
 import { listZoneRecords } from '../services/zone-records';
 import { changeZone, createZone, deleteZone, getZone, listZones } from '../services/zones';
-import { deletedFlag, gidQuery, intQuery, paging, subgroupsFlag, ttl } from './dns-inputs';
+import { deletedFlag, gidQuery, intQuery, paging, plainText, subgroupsFlag, ttl } from './dns-inputs';
 import { errorExamples } from './examples';
 import { zoneFileRoutes } from './zone-files';
 
 const timer = (description: string, example: number) => z.number().int().optional().meta({ description, example });
 const soaFields = {
-  description: z.string().max(255).optional(),
+  description: plainText(255).optional(),
   mailaddr: z.string().min(3).max(255).optional().meta({ description: 'SOA RNAME, as a mailbox or a name (default hostmaster.<zone>)', example: 'hostmaster@example.com' }),
   refresh: timer('SOA refresh (default 86400, RFC 1912)', 86400),
   retry: timer('SOA retry (default 7200)', 7200),
@@ -62,7 +62,7 @@ export const zoneRoutes: RouteFamily = {
       description: 'Zones of a group (default: yours), optionally with its subgroups; `search` matches the zone name and description.',
       query: z.object({
         gid: gidQuery, deleted: deletedFlag, include_subgroups: subgroupsFlag,
-        search: z.string().max(255).optional(),
+        search: plainText(255).optional(),
         sort_by: z.enum(sortKeys(ZONE_SORT_COLUMNS)).optional().transform((v) => v ?? 'zone').meta({ description: 'id, zone (default), description, serial or last_modified' }),
         ...paging,
       }).strict(),
@@ -122,7 +122,7 @@ export const zoneRoutes: RouteFamily = {
       description: '`search` matches owner, RDATA and description; `type` filters by record type.',
       params: idParams,
       query: z.object({
-        deleted: deletedFlag, search: z.string().max(255).optional(), type: z.string().max(10).optional().transform((v) => v?.toUpperCase()),
+        deleted: deletedFlag, search: plainText(255).optional(), type: plainText(10).optional().transform((v) => v?.toUpperCase()),
         sort_by: z.enum(sortKeys(RECORD_SORT_COLUMNS)).optional().transform((v) => v ?? 'owner').meta({ description: 'id, owner (default), type or ttl' }),
         ...paging,
       }).strict(),

@@ -103,6 +103,7 @@ export const failingRdata: Array<[RecordType, Record<string, unknown>, string, s
   ['SRV', { target: '_sip.example.com.' }, 'target', 'hostname_ldh'],
   ['TXT', { data: 'x'.repeat(70000) }, 'data', 'txt_length'],
   ['TXT', { data: undefined }, 'data', 'required'],
+  ['TXT', { data: 'a\u0000b' }, 'data', 'nul'],
   ['CAA', { flags: 1 }, 'flags', 'caa_flags'],
   ['CAA', { flags: 256 }, 'flags', 'uint8'],
   ['CAA', { tag: 'Issue' }, 'tag', 'caa_tag'],

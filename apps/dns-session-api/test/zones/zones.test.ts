@@ -47,6 +47,7 @@ describe('zones', () => {
     [{ refresh: -1 }, 'refresh', 'soa_timer'],
     [{ ttl: 2147483648 }, 'ttl', 'ttl'],
     [{ mailaddr: 'a..b' }, 'mailaddr', 'empty_label'],
+    [{ mailaddr: 'nul\u0000@example.com' }, 'mailaddr', 'control_character'],
   ])('%j → 400 naming %s/%s', async (body, field, rule) => {
     const res = await alice.post('/zone', { zone: uniqueZone(), ...body });
     expect(res.status).toBe(400);
@@ -129,8 +130,10 @@ describe('zones', () => {
     expect((await lister.get('/zone?limit=0')).status).toBe(400);
     expect((await lister.get('/zone?limit=5000')).status).toBe(400);
     expect((await lister.get('/zone?sort_dir=sideways')).status).toBe(400);
-    // LIKE wildcards in search are literal
+    // LIKE wildcards in search are literal; NUL is refused, not a database error
     expect((await lister.get('/zone?search=%25')).body.zone).toEqual([]);
+    expect((await lister.get('/zone?search=a%00b')).status).toBe(400);
+    expect((await lister.post('/zone', { zone: 'nul.example.', description: 'a\u0000b' })).status).toBe(400);
   });
 
   test('another group\'s zone: 403 on read, change, delete, records, export and history', async () => {
