@@ -1,5 +1,5 @@
 import bcrypt from 'bcrypt';
-import { hmacSha1, pbkdf2Sha512, verifyPassword } from '../src/services/passwords';
+import { DummyPasswordCheck, hmacSha1, pbkdf2Sha512, verifyPassword } from '../src/services/passwords';
 import { startTestServer, type TestServer } from './helpers/server';
 
 // NicTool test vectors (reference §2).
@@ -18,6 +18,14 @@ describe('NicTool password schemes', () => {
     expect(hmacSha1(HMAC.password, HMAC.username)).toBe(HMAC.hash);
     expect(await verifyPassword({ scheme: 'hmac-sha1', hash: HMAC.hash, salt: null }, HMAC.password, 'Unit-Test')).toBe(true);
     expect(await verifyPassword({ scheme: 'hmac-sha1', hash: HMAC.hash, salt: null }, HMAC.password, 'other')).toBe(false);
+  });
+
+  test('the dummy check used for unknown users is a real bcrypt comparison at the configured cost', async () => {
+    const dummy = new DummyPasswordCheck(5);
+    const hash = await dummy.prepare();
+    expect(hash).toMatch(/^\$2b\$05\$/);
+    expect(await dummy.prepare()).toBe(hash); // computed once
+    await expect(dummy.run('anything')).resolves.toBeUndefined();
   });
 
   test('legacy plaintext and bcrypt', async () => {

@@ -106,6 +106,20 @@ describe.each(['postgres', 'pglite'] as const)('POST/GET/DELETE /session on %s',
     expect(replay.headers.get('www-authenticate')).toBe('cookie');
   });
 
+  test('GET /session reads the user and group as they are now, not as they were at login', async () => {
+    const { userId } = await t.seedUser({ group: 'route.example.com', username: 'renamed-later' });
+    const client = await t.login('renamed-later@route.example.com');
+    await t.deps.db.updateTable('dns.users').set({ first_name: 'Changed' }).where('id', '=', userId).execute();
+    await t.deps.db.updateTable('dns.groups').set({ name: 'renamed.example.com' }).where('id', '=', ids.groupId).execute();
+    try {
+      const res = await client.get('/session');
+      expect(res.body.user.first_name).toBe('Changed');
+      expect(res.body.group).toEqual({ id: ids.groupId, name: 'renamed.example.com' });
+    } finally {
+      await t.deps.db.updateTable('dns.groups').set({ name: 'route.example.com' }).where('id', '=', ids.groupId).execute();
+    }
+  });
+
   test('no cookie: GET and DELETE /session are 401 Missing authentication', async () => {
     for (const method of ['GET', 'DELETE']) {
       const res = await t.client().request(method, '/session');
