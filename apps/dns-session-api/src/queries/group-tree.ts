@@ -12,3 +12,15 @@ export async function findSubtreeGroupIds(db: Db, rootId: number): Promise<numbe
     select id from down`.execute(db);
   return result.rows.map((r) => r.id);
 }
+
+/** Ids of the groups above `groupId` (its parent, grandparent, …), nearest first. */
+export async function findAncestorGroupIds(db: Db, groupId: number): Promise<number[]> {
+  const result = await sql<{ id: number }>`
+    with recursive up(id, parent_id, depth) as (
+      select id, parent_id, 0 from dns.groups where id = ${groupId}
+      union all
+      select g.id, g.parent_id, up.depth + 1 from dns.groups g join up on g.id = up.parent_id where up.depth < 64
+    )
+    select id from up where depth > 0 order by depth`.execute(db);
+  return result.rows.map((r) => r.id);
+}

@@ -5,7 +5,7 @@ import { deletedQuery, idNumber, idParams } from '../http/schemas';
 import { NAMESERVER_EXPORT_TYPES } from '../queries/nameservers';
 import { nameserverResponseSchema, nameserverSchema, serializeNameserver } from '../serialize-zones';
 import { changeNameserver, createNameserver, deleteNameserver, getNameserver, listNameservers } from '../services/nameservers';
-import { deletedFlag, gidQuery, intQuery, paging, plainText, subgroupsFlag, ttl } from './dns-inputs';
+import { boolQuery, deletedFlag, gidQuery, intQuery, paging, plainText, subgroupsFlag, ttl } from './dns-inputs';
 import { nameserverHistory } from '../services/history';
 import { historyExample, historyResponseSchema } from './zones';
 import { errorExamples } from './examples';
@@ -38,7 +38,8 @@ export const nameserverRoutes: RouteFamily = {
     defineRoute({
       method: 'get', path: '/nameserver', auth: 'session',
       summary: 'Nameservers of a group',
-      query: z.object({ gid: gidQuery, deleted: deletedFlag, include_subgroups: subgroupsFlag }).strict(),
+      description: 'With `usable=true`, also the nameservers of the groups above yours, which your zones may use.',
+      query: z.object({ gid: gidQuery, deleted: deletedFlag, include_subgroups: subgroupsFlag, usable: boolQuery('true: add the nameservers of the groups above yours') }).strict(),
       responses: { 200: { description: 'The nameservers', schema: listSchema, example: { nameserver: [example], meta: reply("here are your nameservers").meta } }, 400: errorExamples.badInput, ...common },
       async handler({ query }, { deps, caller }) {
         const rows = await listNameservers(deps, caller, query);

@@ -2,6 +2,7 @@ import { isUniqueViolation } from '@keyzone/db';
 import type { Deps } from '../deps';
 import { canonicalIpv6, checkHostName, checkName, isIpv4, normalizeName, checkTtl, fieldError, nextSerial, type FieldError } from '../dns';
 import { conflict, notFound } from '../errors';
+import { findAncestorGroupIds } from '../queries/group-tree';
 import {
   countLiveZonesOfNameserver, findNameserverById, findNameservers, insertNameserver, updateNameserver,
   type NameserverExportType, type NameserverRow, type NameserverValues,
@@ -62,10 +63,15 @@ export async function getNameserver(deps: Deps, caller: Caller, id: number, opti
   return ns;
 }
 
+/**
+ * Nameservers of a group (default: the caller's), optionally with its subgroups'; `usable` adds those of the
+ * groups above the caller's, which the caller may assign to zones but not change.
+ */
 export async function listNameservers(
-  deps: Deps, caller: Caller, query: { gid?: number; deleted: boolean; include_subgroups: boolean },
+  deps: Deps, caller: Caller, query: { gid?: number; deleted: boolean; include_subgroups: boolean; usable: boolean },
 ): Promise<NameserverRow[]> {
   const groupIds = await listScope(deps.db, caller, query.gid, query.include_subgroups);
+  if (query.usable) groupIds.push(...(await findAncestorGroupIds(deps.db, caller.groupId)));
   return findNameservers(deps.db, { groupIds, deleted: query.deleted });
 }
 

@@ -101,6 +101,8 @@ describe('nameservers', () => {
     await server.seedSubgroupUser({ parentId: groupId, group: 'ns-acme-sub', username: 'sub' });
     const sub = await server.login('sub@ns-acme-sub');
     expect((await sub.get(`/nameserver/${ours.id}`)).status).toBe(200);
+    expect((await sub.get('/nameserver')).body.nameserver).toEqual([]);
+    expect((await sub.get('/nameserver?usable=true')).body.nameserver.map((n: { id: number }) => n.id)).toContain(ours.id);
     expect((await sub.put(`/nameserver/${ours.id}`, { ttl: 1 })).status).toBe(403);
     // and a zone of the subgroup may use it
     expect((await sub.post('/zone', { zone: 'sub-uses-parent-ns.example.', nameservers: [ours.id] })).status).toBe(201);
