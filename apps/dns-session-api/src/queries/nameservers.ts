@@ -45,14 +45,19 @@ export async function findNameservers(db: Db, filter: { groupIds: number[]; dele
 }
 
 /** Live nameservers by name (names are unique among live ones). */
-export async function findLiveNameserversByName(db: Db, names: string[]): Promise<NameserverRow[]> {
+export async function findLiveNameserversByName(db: Db, names: string[], options: { share?: boolean } = {}): Promise<NameserverRow[]> {
   if (names.length === 0) return [];
-  return db.selectFrom('dns.nameservers').select(columns).where('name', 'in', names).where('deleted_at', 'is', null).execute();
+  let query = db.selectFrom('dns.nameservers').select(columns).where('name', 'in', names).where('deleted_at', 'is', null).orderBy('id');
+  if (options.share) query = query.forShare();
+  return query.execute();
 }
 
-export async function findLiveNameserversByIds(db: Db, ids: number[]): Promise<NameserverRow[]> {
+/** Live nameservers by id; `share` locks them against a concurrent delete until the transaction ends. */
+export async function findLiveNameserversByIds(db: Db, ids: number[], options: { share?: boolean } = {}): Promise<NameserverRow[]> {
   if (ids.length === 0) return [];
-  return db.selectFrom('dns.nameservers').select(columns).where('id', 'in', ids).where('deleted_at', 'is', null).execute();
+  let query = db.selectFrom('dns.nameservers').select(columns).where('id', 'in', ids).where('deleted_at', 'is', null).orderBy('id');
+  if (options.share) query = query.forShare();
+  return query.execute();
 }
 
 export async function insertNameserver(db: Db, values: NameserverValues, now: Date): Promise<NameserverRow> {

@@ -52,7 +52,7 @@ export async function importZoneFile(deps: Deps, caller: Caller, input: ImportIn
     await assertGroupAccess(trx, caller, groupId, 'group');
     // Apex NS → assignments of nameservers the caller may use, in file order.
     const apexNs = parsed.records.filter((r) => r.type === 'NS' && r.owner === parsed.zone);
-    const known = await findLiveNameserversByName(trx, apexNs.map((r) => String(r.rdata.dname)));
+    const known = await findLiveNameserversByName(trx, apexNs.map((r) => String(r.rdata.dname)), { share: true });
     const usable = new Map<string, (typeof known)[number]>();
     for (const ns of known) if (await canUseNameserverOf(trx, caller, ns.group_id)) usable.set(ns.name, ns);
     // The SOA MNAME (the primary) first, then file order: export writes the first nameserver as MNAME.

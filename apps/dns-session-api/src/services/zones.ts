@@ -66,7 +66,8 @@ function checkFields(input: ZoneInput): Partial<ZoneValues> {
 /** The nameservers to assign, in the given order: live, usable by the caller, none twice. */
 async function resolveNameservers(db: Db, caller: Caller, ids: number[]): Promise<NameserverRow[]> {
   if (new Set(ids).size !== ids.length) throw invalidInput('zone', [fieldError('nameservers', 'duplicate', 'a nameserver is listed twice')]);
-  const rows = await findLiveNameserversByIds(db, ids);
+  // Shared row locks: a concurrent DELETE /nameserver waits for this assignment, then sees it and refuses.
+  const rows = await findLiveNameserversByIds(db, ids, { share: true });
   const byId = new Map(rows.map((r) => [r.id, r]));
   const missing = ids.filter((id) => !byId.has(id));
   if (missing.length) throw notFound(`Nameserver not found: ${missing.join(', ')}`);

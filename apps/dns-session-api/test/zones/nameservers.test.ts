@@ -1,6 +1,6 @@
 import { startTestServer, type TestServer } from '../helpers/server';
 import type { CookieClient } from '../helpers/client';
-import { expectStatus, newNameserver, newZone, rulesOf } from './dns-client';
+import { expectStatus, newNameserver, newZone, rulesOf, uniqueZone } from './dns-client';
 
 let server: TestServer;
 let alice: CookieClient;
@@ -67,6 +67,19 @@ describe('nameservers', () => {
     const res = await alice.delete(`/nameserver/${used.id}`);
     expect(res.status).toBe(409);
     expect(res.body.message).toBe('Cannot delete nameserver: 1 active zone(s) still use it.');
+  });
+
+  test('racing DELETE /nameserver and zone assignments: never a deleted nameserver serving a live zone', async () => {
+    for (let round = 0; round < 5; round++) {
+      const ns = await newNameserver(alice);
+      const [del, ...zones] = await Promise.all([
+        alice.delete(`/nameserver/${ns.id}`),
+        ...Array.from({ length: 3 }, () => alice.post('/zone', { zone: uniqueZone('race'), nameservers: [ns.id] })),
+      ]);
+      const created = zones.filter((z) => z.status === 201).length;
+      if (del.status === 200) expect(zones.map((z) => z.status)).toEqual([404, 404, 404]);
+      else expect([del.status, created > 0]).toEqual([409, true]);
+    }
   });
 
   test('changing a nameserver advances the serial of the zones it serves', async () => {
