@@ -24,3 +24,11 @@ export async function findAncestorGroupIds(db: Db, groupId: number): Promise<num
     select id from up where depth > 0 order by depth`.execute(db);
   return result.rows.map((r) => r.id);
 }
+
+/**
+ * A group row under a shared lock: objects created in it hold this until commit, so a concurrent group
+ * delete (which locks the row for update, then counts what the group holds) sees them.
+ */
+export async function findGroupForShare(db: Db, id: number): Promise<{ id: number; deleted_at: Date | null } | undefined> {
+  return db.selectFrom('dns.groups').select(['id', 'deleted_at']).where('id', '=', id).forShare().executeTakeFirst();
+}

@@ -1,9 +1,9 @@
 // Who may touch which DNS object: zones, their records and nameservers belong to a group, and a user reads
 // and writes those of their own group and the groups below it (as for users and groups). Nameservers of the
 // groups above are usable (assignable to zones, readable) but not writable: a parent operates them.
-import { forbidden } from '../errors';
+import { forbidden, notFound } from '../errors';
 import type { Db } from '../queries/db';
-import { findSubtreeGroupIds } from '../queries/group-tree';
+import { findGroupForShare, findSubtreeGroupIds } from '../queries/group-tree';
 import { isInSubtree } from '../queries/groups';
 import type { Caller } from './caller';
 import { assertGroupAccess } from './permissions';
@@ -25,4 +25,11 @@ export async function listScope(db: Db, caller: Caller, gid: number | undefined,
   const root = gid ?? caller.groupId;
   await assertGroupAccess(db, caller, root, 'group');
   return includeSubgroups ? findSubtreeGroupIds(db, root) : [root];
+}
+
+/** The group a zone or nameserver is created in (or moved to): live, in the caller's subtree, share-locked. */
+export async function assertGroupUsableForNewObject(db: Db, caller: Caller, groupId: number): Promise<void> {
+  const group = await findGroupForShare(db, groupId);
+  if (!group || group.deleted_at) throw notFound('Group not found');
+  await assertGroupAccess(db, caller, groupId, 'group');
 }

@@ -10,7 +10,7 @@ import {
 import { findZoneById, findZoneNameservers, findZonesOfNameserverForUpdate, updateZone } from '../queries/zones';
 import { serializeNameserver } from '../serialize-zones';
 import type { Caller } from './caller';
-import { assertGroupAccess, assertNameserverUsable, listScope } from './dns-access';
+import { assertGroupAccess, assertGroupUsableForNewObject, assertNameserverUsable, listScope } from './dns-access';
 import { invalidInput } from './dns-errors';
 import { checkNameserverChange } from './zone-rules';
 
@@ -79,7 +79,7 @@ export async function createNameserver(deps: Deps, caller: Caller, input: Namese
   const fields = checkFields(input);
   const groupId = input.gid ?? caller.groupId;
   return deps.db.transaction().execute(async (trx) => {
-    await assertGroupAccess(trx, caller, groupId, 'group');
+    await assertGroupUsableForNewObject(trx, caller, groupId);
     const values: NameserverValues = {
       group_id: groupId, name: fields.name as string, address: fields.address ?? null, address6: fields.address6 ?? null,
       ttl: fields.ttl ?? 3600, description: fields.description ?? '', export_type: fields.export_type ?? 'bind',
@@ -104,7 +104,7 @@ export async function changeNameserver(deps: Deps, caller: Caller, id: number, i
     if (!before || (before.deleted_at !== null) !== restoring) throw notFound('Nameserver not found');
     await assertGroupAccess(trx, caller, before.group_id, 'nameserver');
     if (input.gid !== undefined) {
-      await assertGroupAccess(trx, caller, input.gid, 'group');
+      await assertGroupUsableForNewObject(trx, caller, input.gid);
       fields.group_id = input.gid;
     }
     const now = deps.clock.now();

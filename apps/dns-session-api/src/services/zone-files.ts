@@ -12,7 +12,7 @@ import { findLiveZoneRecords, insertZoneRecords } from '../queries/zone-records'
 import { findZoneById, findZoneNameservers, insertZone, replaceZoneNameservers } from '../queries/zones';
 import { serializeZone, type Zone } from '../serialize-zones';
 import type { Caller } from './caller';
-import { assertGroupAccess, canUseNameserverOf } from './dns-access';
+import { assertGroupAccess, assertGroupUsableForNewObject, canUseNameserverOf } from './dns-access';
 import { invalidZoneFile } from './dns-errors';
 import { toZoneRecord } from './zone-rules';
 import { duplicateZone } from './zones';
@@ -49,7 +49,7 @@ export async function importZoneFile(deps: Deps, caller: Caller, input: ImportIn
   const { soa } = parsed;
   const groupId = input.gid ?? caller.groupId;
   return deps.db.transaction().execute(async (trx) => {
-    await assertGroupAccess(trx, caller, groupId, 'group');
+    await assertGroupUsableForNewObject(trx, caller, groupId);
     // Apex NS → assignments of nameservers the caller may use, in file order.
     const apexNs = parsed.records.filter((r) => r.type === 'NS' && r.owner === parsed.zone);
     const known = await findLiveNameserversByName(trx, apexNs.map((r) => String(r.rdata.dname)), { share: true });

@@ -12,7 +12,7 @@ import {
 } from '../queries/zones';
 import { serializeZone, type Zone } from '../serialize-zones';
 import type { Caller } from './caller';
-import { assertGroupAccess, assertNameserverUsable, listScope } from './dns-access';
+import { assertGroupAccess, assertGroupUsableForNewObject, assertNameserverUsable, listScope } from './dns-access';
 import { invalidInput } from './dns-errors';
 import { checkNameserverChange } from './zone-rules';
 
@@ -105,7 +105,7 @@ export async function createZone(deps: Deps, caller: Caller, input: ZoneInput & 
   const fields = checkFields(input);
   const groupId = input.gid ?? caller.groupId;
   return deps.db.transaction().execute(async (trx) => {
-    await assertGroupAccess(trx, caller, groupId, 'group');
+    await assertGroupUsableForNewObject(trx, caller, groupId);
     const nameservers = await resolveNameservers(trx, caller, input.nameservers ?? []);
     const now = deps.clock.now();
     const name = fields.name as string;
@@ -133,7 +133,7 @@ export async function changeZone(deps: Deps, caller: Caller, id: number, input: 
     if (!before || (before.deleted_at !== null) !== restoring) throw notFound('Zone not found');
     await assertGroupAccess(trx, caller, before.group_id, 'zone');
     if (input.gid !== undefined) {
-      await assertGroupAccess(trx, caller, input.gid, 'group');
+      await assertGroupUsableForNewObject(trx, caller, input.gid);
       fields.group_id = input.gid;
     }
     const nsBefore = (await findZoneNameservers(trx, [id])).get(id) ?? [];

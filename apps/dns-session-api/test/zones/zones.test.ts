@@ -154,6 +154,16 @@ describe('zones', () => {
     }
   });
 
+  test('a zone cannot be created in an unknown or deleted group (404)', async () => {
+    expect((await alice.post('/zone', { zone: uniqueZone(), gid: 999999 })).status).toBe(404);
+    const { groupId: g } = await server.seedUser({ group: 'gone-admins', username: 'gadmin', isAdmin: true });
+    const admin = await server.login('gadmin@gone-admins');
+    const sub = expectStatus(await admin.post('/group', { name: 'soon-gone', parent_gid: g }), 201).body.group.id;
+    expectStatus(await admin.delete(`/group/${sub}`), 200);
+    expect((await admin.post('/zone', { zone: uniqueZone(), gid: sub })).status).toBe(404);
+    expect((await admin.post('/nameserver', { name: 'ns.gone.example.', gid: sub })).status).toBe(404);
+  });
+
   test('without a cookie every zone route is 401', async () => {
     const anon = server.client();
     expect((await anon.get('/zone')).status).toBe(401);
