@@ -6,7 +6,7 @@
 //   3. 20 single POST /zone_record into that zone (median latency).
 //   Each export is checked to hold every record; with named-checkzone installed, the last one is checked too.
 //
-//   pnpm --filter @keyzone/dns-session-api build
+//   pnpm run build                                    (turbo builds the app and the packages it uses)
 //   pnpm --filter @keyzone/bench run dns:zones        [--records 50000] [--exports 5]
 //
 // A fresh database is created on TEST_DATABASE_URL's server (default postgres://postgres@127.0.0.1:5432/postgres)
