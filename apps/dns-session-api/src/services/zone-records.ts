@@ -2,8 +2,7 @@
 // zone rules checked against the zone's current records inside the transaction that holds the zone row
 // lock; each change advances the zone's serial and writes an audit entry.
 import type { Deps } from '../deps';
-import { isInZone, validateRecord, type ZoneRecord } from '../dns';
-import { fieldError } from '../dns';
+import { fieldError, isInZone, validateRecord, type ZoneRecord } from '../dns';
 import { notFound } from '../errors';
 import type { Db } from '../queries/db';
 import {
