@@ -1,5 +1,6 @@
 // Refresh-token rotation and reuse detection (reference §5.3), moving the injected clock.
 import { sql } from 'kysely';
+import { tryFastRefresh } from '../src/queries/refresh-fast';
 import { call } from './helpers/http';
 import { startTestServer, type TestServer } from './helpers/server';
 import { claimsOf, refresh, signUp } from './helpers/users';
@@ -57,6 +58,41 @@ describe('rotation', () => {
     const account = await signUp(server.url);
     const res = await call(server.url, 'POST', '/auth/v1/token?grant_type=refresh_token', { body: { refresh_token: account.refresh_token } });
     expect(res.status).toBe(200);
+  });
+});
+
+describe('fast path', () => {
+  it('rotates a live token in one statement, writing the same rows as the transactional path', async () => {
+    const account = await signUp(server.url);
+    await call(server.url, 'PUT', '/user', { token: account.access_token, body: { data: { full_name: 'Ada L' } } });
+    const sessionId = claimsOf(account.access_token).session_id as string;
+    const at = server.clock.now();
+    const fast = await tryFastRefresh(server.deps.db, { token: account.refresh_token, child: 'fastchild001', at, userAgent: 'ua/1', ip: '10.9.8.7', auditIp: '10.9.8.7' });
+    expect(fast?.session.id).toBe(sessionId);
+    expect(fast?.user).toMatchObject({ id: account.user.id, email: account.email, raw_user_meta_data: { full_name: 'Ada L' } });
+    expect(fast?.identities).toHaveLength(1);
+    expect(fast?.amr.map((a) => a.authentication_method)).toEqual(['password']);
+    expect(await tokensOf(server, sessionId)).toEqual([
+      { token: account.refresh_token, revoked: true, parent: null, session_id: sessionId },
+      { token: 'fastchild001', revoked: false, parent: account.refresh_token, session_id: sessionId },
+    ]);
+    const session = await server.deps.db.selectFrom('auth.sessions').select(['user_agent', 'ip', 'refreshed_at']).where('id', '=', sessionId).executeTakeFirstOrThrow();
+    expect(session).toMatchObject({ user_agent: 'ua/1', ip: '10.9.8.7', refreshed_at: at });
+    const audit = (await server.deps.db.selectFrom('auth.audit_log_entries').select(['payload', 'ip_address', 'created_at']).execute())
+      .filter((r) => (r.payload as Record<string, unknown>).actor_id === account.user.id && (r.payload as Record<string, unknown>).log_type === 'token');
+    expect(audit.map((r) => r.payload).sort((a, b) => String((a as { action: string }).action).localeCompare(String((b as { action: string }).action)))).toEqual([
+      { actor_id: account.user.id, actor_username: account.email, actor_name: 'Ada L', actor_via_sso: false, action: 'token_refreshed', log_type: 'token' },
+      { actor_id: account.user.id, actor_username: account.email, actor_name: 'Ada L', actor_via_sso: false, action: 'token_revoked', log_type: 'token' },
+    ]);
+    expect(audit.every((r) => r.ip_address === '10.9.8.7')).toBe(true);
+    // A revoked token, or a session locked by someone else, is not the fast path's business.
+    expect(await tryFastRefresh(server.deps.db, { token: account.refresh_token, child: 'fastchild002', at, userAgent: null, ip: null, auditIp: '' })).toBeUndefined();
+    const locked = await server.deps.db.transaction().execute(async (tx) => {
+      await sql`select id from auth.sessions where id = ${sessionId} for update`.execute(tx);
+      return tryFastRefresh(server.deps.db, { token: 'fastchild001', child: 'fastchild003', at, userAgent: null, ip: null, auditIp: '' });
+    });
+    expect(locked).toBeUndefined();
+    expect((await tokensOf(server, sessionId)).filter((t) => !t.revoked).map((t) => t.token)).toEqual(['fastchild001']);
   });
 });
 

@@ -3,18 +3,19 @@
 // authenticated request and every refresh. Compilation applies the connection's plugins (such as
 // DB_NAMESPACE), so the cache is keyed by the root Kysely instance; a transaction of that
 // instance may execute the result.
-import { CompiledQuery, type Compilable } from 'kysely';
+import { CompiledQuery, type Compilable, type RawBuilder } from 'kysely';
 import type { Executor } from './users';
 
 type Slot = number; // index into the call's parameters, or -1 for a constant of the query
 
-export function prepared<P extends unknown[], R>(build: (db: Executor, ...params: P) => Compilable<R>) {
+export function prepared<P extends unknown[], R>(build: (db: Executor, ...params: P) => Compilable<R> | RawBuilder<R>) {
   const cache = new WeakMap<object, { query: CompiledQuery<R>; slots: Slot[] }>();
   return async (root: Executor, executor: Executor, ...params: P): Promise<R[]> => {
     let entry = cache.get(root);
     if (!entry) {
       const sentinels = params.map((_, i) => `\u0000kz-param-${i}`) as unknown as P;
-      const query = build(root, ...sentinels).compile();
+      const built = build(root, ...sentinels);
+      const query = 'isRawBuilder' in built ? built.compile(root) : built.compile();
       const slots = query.parameters.map((value) => (sentinels as unknown[]).indexOf(value));
       // Every call parameter must come through as a bound value (never inlined or transformed),
       // or re-binding would silently send a placeholder.

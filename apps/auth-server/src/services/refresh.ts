@@ -4,11 +4,12 @@
 // accepted only when it is the parent of the session's live token and was revoked within
 // SECURITY_REFRESH_TOKEN_REUSE_INTERVAL: then the live token is returned (no new one is minted).
 // Any other reuse revokes the whole session (rotation enabled); that revocation is committed
-// before the 400 is returned.
+// before the 400 is returned. The common case runs as one statement first (queries/refresh-fast.ts).
 import { setTimeout as sleep } from 'node:timers/promises';
 import { newRefreshToken } from '@keyzone/tokens';
 import type { Deps } from '../deps';
 import { ApiError, ErrorCode, Messages } from '../errors';
+import { tryFastRefresh } from '../queries/refresh-fast';
 import { lockRefreshContext, rotateRefreshToken, type RefreshContext } from '../queries/refresh-grant';
 import { findRefreshToken, revokeSessionTokens } from '../queries/refresh-tokens';
 import type { Executor } from '../queries/users';
@@ -44,6 +45,21 @@ export async function refreshGrant(
   input: { refreshToken: string; client: ClientInfo },
 ): Promise<TokenResponseJson> {
   checkRefreshTokenFormat(input.refreshToken);
+  // The common case (live token, free session) in one statement; anything else takes the
+  // transactional path below, which tells the cases apart.
+  const child = newRefreshToken();
+  const fast = await tryFastRefresh(deps.db, {
+    token: input.refreshToken,
+    child,
+    at: deps.clock.now(),
+    userAgent: input.client.userAgent,
+    ip: input.client.ip || null,
+    auditIp: input.client.ip,
+  });
+  if (fast) {
+    const amr = fast.amr.map((a) => ({ method: a.authentication_method, timestamp: Math.floor(toMillis(a.updated_at) / 1000) }));
+    return tokenResponse(deps, { user: fast.user, identities: fast.identities, session: fast.session, amr, refreshToken: child });
+  }
   // Lock waits use wall time: the injected clock may be frozen in tests.
   const giveUpAt = Date.now() + LOCK_WAIT_LIMIT_MS;
   for (;;) {
