@@ -33,6 +33,12 @@ describe('password grant', () => {
       amr: [{ method: 'password', timestamp: now }], aal: 'aal1', is_anonymous: false, iat: now, exp: now + 3600,
     });
     expect(claims.session_id).not.toBe(claimsOf(account.access_token).session_id);
+    // The session's AMR claim and identity sign-in time were written with it.
+    const refreshed = await call(server.url, 'POST', '/token?grant_type=refresh_token', { body: { refresh_token: res.body.refresh_token } });
+    expect(claimsOf(refreshed.body.access_token)).toMatchObject({ session_id: claims.session_id, amr: [{ method: 'password', timestamp: now }] });
+    expect(res.body.user.identities[0].last_sign_in_at).toBe(server.clock.now().toISOString());
+    const identity = await server.deps.db.selectFrom('auth.identities').select('last_sign_in_at').where('user_id', '=', account.user.id).executeTakeFirstOrThrow();
+    expect(identity.last_sign_in_at).toEqual(server.clock.now());
     const audit = await server.deps.db.selectFrom('auth.audit_log_entries').select(['payload', 'ip_address']).execute();
     const logins = audit.filter((r) => (r.payload as Record<string, unknown>).actor_id === account.user.id && (r.payload as Record<string, unknown>).action === 'login');
     expect(logins.length).toBe(2);

@@ -30,11 +30,3 @@ export async function insertIdentity(db: Executor, identity: NewIdentity): Promi
     .executeTakeFirstOrThrow()) as IdentityRow;
 }
 
-export async function touchIdentity(db: Executor, userId: string, provider: string, at: Date): Promise<void> {
-  await db
-    .updateTable('auth.identities')
-    .set({ last_sign_in_at: at, updated_at: at } as never)
-    .where('user_id', '=', userId)
-    .where('provider', '=', provider)
-    .execute();
-}

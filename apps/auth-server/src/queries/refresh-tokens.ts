@@ -28,29 +28,6 @@ export async function findRefreshToken(db: Executor, token: string): Promise<Ref
     | undefined;
 }
 
-/** The newest non-revoked token of a session: the one a client should currently hold. */
-export async function findActiveToken(db: Executor, sessionId: string): Promise<RefreshTokenRow | undefined> {
-  return (await db
-    .selectFrom('auth.refresh_tokens')
-    .select(refreshTokenColumns)
-    .where('session_id', '=', sessionId)
-    .where('revoked', '=', false)
-    .orderBy('id', 'desc')
-    .limit(1)
-    .executeTakeFirst()) as RefreshTokenRow | undefined;
-}
-
-/** Revokes one token if still live; false when someone else revoked it first. */
-export async function revokeRefreshToken(db: Executor, id: RefreshTokenRow['id'], at: Date): Promise<boolean> {
-  const result = await db
-    .updateTable('auth.refresh_tokens')
-    .set({ revoked: true, updated_at: at } as never)
-    .where('id', '=', id as never)
-    .where('revoked', '=', false)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
-}
-
 export async function revokeSessionTokens(db: Executor, sessionId: string, at: Date): Promise<number> {
   const result = await db
     .updateTable('auth.refresh_tokens')

@@ -1,4 +1,5 @@
-// SQL for auth.sessions and auth.mfa_amr_claims (the AMR list inside access tokens).
+// SQL for auth.sessions and auth.mfa_amr_claims (the AMR list inside access tokens). The refresh
+// path has its own statements (refresh-fast.ts, refresh-grant.ts).
 import { randomUUID } from 'node:crypto';
 import type { Executor } from './users';
 import { sessionColumns, type SessionRow } from './columns';
@@ -18,33 +19,6 @@ export async function findSessionById(db: Executor, id: string): Promise<Session
   return (await db.selectFrom('auth.sessions').select(sessionColumns).where('id', '=', id).executeTakeFirst()) as
     | SessionRow
     | undefined;
-}
-
-/** Locks the session row or returns 'locked' at once (FOR UPDATE SKIP LOCKED, reference §5.3). */
-export async function lockSession(db: Executor, id: string): Promise<SessionRow | 'locked' | undefined> {
-  const row = (await db
-    .selectFrom('auth.sessions')
-    .select(sessionColumns)
-    .where('id', '=', id)
-    .forUpdate()
-    .skipLocked()
-    .executeTakeFirst()) as SessionRow | undefined;
-  if (row) return row;
-  const exists = await db.selectFrom('auth.sessions').select('id').where('id', '=', id).executeTakeFirst();
-  return exists ? 'locked' : undefined;
-}
-
-export async function markSessionRefreshed(
-  db: Executor,
-  id: string,
-  at: Date,
-  client: { user_agent: string | null; ip: string | null },
-): Promise<void> {
-  await db
-    .updateTable('auth.sessions')
-    .set({ refreshed_at: at, updated_at: at, user_agent: client.user_agent, ip: client.ip } as never)
-    .where('id', '=', id)
-    .execute();
 }
 
 /** Deletes sessions of a user (refresh tokens and AMR claims cascade); returns how many. */
@@ -68,15 +42,3 @@ export async function recordAmr(db: Executor, sessionId: string, method: string,
     .execute();
 }
 
-export async function findAmr(db: Executor, sessionId: string): Promise<{ method: string; timestamp: number }[]> {
-  const rows = await db
-    .selectFrom('auth.mfa_amr_claims')
-    .select(['authentication_method', 'updated_at'])
-    .where('session_id', '=', sessionId)
-    .orderBy('updated_at', 'desc')
-    .execute();
-  return rows.map((row) => ({
-    method: String(row.authentication_method),
-    timestamp: Math.floor(new Date(row.updated_at as unknown as string).getTime() / 1000),
-  }));
-}

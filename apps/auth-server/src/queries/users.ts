@@ -24,38 +24,10 @@ export async function findUserByEmail(db: Executor, email: string, aud: string):
     .executeTakeFirst()) as UserRow | undefined;
 }
 
-/** The only query that reads the password hash; used by the password grant and PUT /user. */
-export async function findUserWithPasswordByEmail(
-  db: Executor,
-  email: string,
-  aud: string,
-): Promise<(UserRow & { encrypted_password: string | null }) | undefined> {
-  return (await db
-    .selectFrom('auth.users')
-    .select([...userColumns, 'encrypted_password'])
-    .where('email', '=', email)
-    .where('aud', '=', aud)
-    .where('is_sso_user', '=', false)
-    .executeTakeFirst()) as (UserRow & { encrypted_password: string | null }) | undefined;
-}
-
 export async function findUserByPhone(db: Executor, phone: string, aud: string): Promise<UserRow | undefined> {
   return (await db.selectFrom('auth.users').select(userColumns).where('phone', '=', phone).where('aud', '=', aud).executeTakeFirst()) as
     | UserRow
     | undefined;
-}
-
-export async function findUserWithPasswordByPhone(
-  db: Executor,
-  phone: string,
-  aud: string,
-): Promise<(UserRow & { encrypted_password: string | null }) | undefined> {
-  return (await db
-    .selectFrom('auth.users')
-    .select([...userColumns, 'encrypted_password'])
-    .where('phone', '=', phone)
-    .where('aud', '=', aud)
-    .executeTakeFirst()) as (UserRow & { encrypted_password: string | null }) | undefined;
 }
 
 export async function findPasswordHash(db: Executor, id: string): Promise<string | null | undefined> {

@@ -1,17 +1,18 @@
 // The password grant (reference §1.4.2). Unknown account, no password and wrong password all give
 // the same 400 invalid_credentials after the same bcrypt work (a dummy hash stands in), so
 // neither the answer nor its timing reveals whether the account exists.
+import { randomUUID } from 'node:crypto';
+import { newRefreshToken } from '@keyzone/tokens';
 import type { Deps } from '../deps';
 import { ApiError, ErrorCode, Messages } from '../errors';
-import { findIdentitiesByUserId, touchIdentity } from '../queries/identities';
-import { findUserWithPasswordByEmail, findUserWithPasswordByPhone, setLastSignIn } from '../queries/users';
+import { findSignInCandidate, recordPasswordSignIn } from '../queries/sign-in';
 import type { TokenResponseJson } from '../serialize';
 import { tokenResponse } from './access-token';
 import { isBanned, normalizeEmail } from './accounts';
-import { audit, AuditAction } from './audit';
+import { auditEntry, AuditAction } from './audit';
 import type { ClientInfo } from './context';
 import { comparePassword, dummyHash, weakPasswordMessage, weakPasswordReasons } from './passwords';
-import { AmrMethod, createSession } from './sessions';
+import { AmrMethod } from './sessions';
 
 const invalidCredentials = () => new ApiError(400, ErrorCode.invalid_credentials, Messages.invalidCredentials);
 
@@ -28,23 +29,24 @@ export async function passwordGrant(
 ): Promise<TokenResponseJson> {
   const { config } = deps;
   const aud = config.jwt.aud;
-  let user;
+  let candidate;
   let provider: 'email' | 'phone';
   if (input.email) {
     if (!config.external.email.enabled) throw new ApiError(422, ErrorCode.email_provider_disabled, 'Email logins are disabled');
     provider = 'email';
-    user = await findUserWithPasswordByEmail(deps.db, normalizeEmail(input.email), aud);
+    candidate = await findSignInCandidate(deps.db, 'email', normalizeEmail(input.email), aud);
   } else if (input.phone) {
     if (!config.external.phone.enabled) throw new ApiError(422, ErrorCode.phone_provider_disabled, 'Phone logins are disabled');
     provider = 'phone';
-    user = await findUserWithPasswordByPhone(deps.db, normalizePhone(input.phone), aud);
+    candidate = await findSignInCandidate(deps.db, 'phone', normalizePhone(input.phone), aud);
   } else {
     throw invalidCredentials();
   }
 
-  const hash = user?.encrypted_password || (await dummyHash(config.password.bcryptCost));
+  const hash = candidate?.encryptedPassword || (await dummyHash(config.password.bcryptCost));
   const matches = await comparePassword(input.password, hash);
-  if (!user || !user.encrypted_password || !matches) throw invalidCredentials();
+  if (!candidate || !candidate.encryptedPassword || !matches) throw invalidCredentials();
+  const user = candidate.user;
 
   const now = deps.clock.now();
   if (isBanned(user, now)) throw new ApiError(400, ErrorCode.user_banned, Messages.userBanned);
@@ -55,16 +57,16 @@ export async function passwordGrant(
     throw new ApiError(400, ErrorCode.phone_not_confirmed, Messages.phoneNotConfirmed);
   }
 
-  const { encrypted_password: _hash, ...row } = user;
-  const signedIn = { ...row, last_sign_in_at: now, updated_at: now };
-  const issued = await deps.db.transaction().execute(async (tx) => {
-    const session = await createSession(tx, { user: signedIn, method: AmrMethod.password, client: input.client, at: now });
-    await setLastSignIn(tx, user.id, now);
-    await touchIdentity(tx, user.id, provider, now);
-    await audit(tx, { actor: signedIn, action: AuditAction.login, client: input.client, at: now, traits: { provider } });
-    return session;
+  const signedIn = { ...user, last_sign_in_at: now, updated_at: now };
+  // One statement: session, AMR claim, refresh token, last_sign_in_at (user and identity), audit row.
+  const sessionId = randomUUID();
+  const refreshToken = newRefreshToken();
+  await recordPasswordSignIn(deps.db, {
+    sessionId, userId: user.id, at: now, userAgent: input.client.userAgent, ip: input.client.ip || null, method: AmrMethod.password,
+    refreshToken, provider,
+    audit: auditEntry({ actor: signedIn, action: AuditAction.login, client: input.client, at: now, traits: { provider } }),
   });
-  const identities = await findIdentitiesByUserId(deps.db, user.id);
+  const identities = candidate.identities.map((i) => (i.provider === provider ? { ...i, last_sign_in_at: now, updated_at: now } : i));
 
   // A correct password that no longer meets the policy still signs in, with a warning (§6.6).
   const reasons = weakPasswordReasons(input.password, config.password);
@@ -72,9 +74,9 @@ export async function passwordGrant(
   return tokenResponse(deps, {
     user: signedIn,
     identities,
-    session: issued.session,
-    amr: issued.amr,
-    refreshToken: issued.refreshToken,
+    session: { id: sessionId, aal: 'aal1' },
+    amr: [{ method: AmrMethod.password, timestamp: Math.floor(now.getTime() / 1000) }],
+    refreshToken,
     weakPassword,
   });
 }
