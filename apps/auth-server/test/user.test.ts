@@ -46,6 +46,16 @@ describe('GET /user', () => {
     expect(expired.body).toMatchObject({ code: 'bad_jwt' });
   });
 
+  it('a token that worked before is refused once it expires (verification results are remembered only until exp)', async () => {
+    const account = await signUp(server.url);
+    expect((await call(server.url, 'GET', '/user', { token: account.access_token })).status).toBe(200);
+    expect((await call(server.url, 'GET', '/user', { token: account.access_token })).status).toBe(200);
+    server.clock.advance(3601);
+    const res = await call(server.url, 'GET', '/user', { token: account.access_token });
+    expect(res.status).toBe(403);
+    expect(res.body).toMatchObject({ error_code: 'bad_jwt' });
+  });
+
   it('a token whose session is gone is 403 session_not_found', async () => {
     const account = await signUp(server.url);
     await server.deps.db.deleteFrom('auth.sessions').where('user_id', '=', account.user.id).execute();

@@ -10,6 +10,7 @@ import type { IdentityRow, SessionRow, UserRow } from '../queries/columns';
 import { findSessionById } from '../queries/sessions';
 import { findUserContext } from '../queries/user-context';
 import { isBanned } from '../services/accounts';
+import { verifyCached } from './verified-tokens';
 
 export interface Caller {
   claims: Record<string, unknown>;
@@ -39,11 +40,11 @@ export function bearerToken(req: Request): string | undefined {
   return match?.[1];
 }
 
-async function verifiedClaims(deps: Pick<Deps, 'jwt' | 'clock'>, req: Request): Promise<{ claims: Record<string, unknown>; token: string }> {
+async function verifiedClaims(deps: Pick<Deps, 'jwt' | 'clock'>, req: Request): Promise<{ claims: Readonly<Record<string, unknown>>; token: string }> {
   const token = bearerToken(req);
   if (!token) throw new ApiError(401, ErrorCode.no_authorization, Messages.noAuthorization);
   try {
-    return { claims: await deps.jwt.verify(token, { now: deps.clock.now() }), token };
+    return { claims: await verifyCached(deps.jwt, token, deps.clock.now()), token };
   } catch (err) {
     if (err instanceof TokenError) {
       throw new ApiError(403, ErrorCode.bad_jwt, `${Messages.invalidJwt}, ${err.message}`, { cause: err });
