@@ -14,6 +14,7 @@ import type {
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import type { PGlite } from '@electric-sql/pglite';
 import { openPGlite } from './pglite';
+import { claimPGliteFolder } from './pglite-folder-lock';
 import type { OpenPGliteOptions } from './pglite';
 
 export class LazyPGliteDialect implements Dialect {
@@ -37,13 +38,15 @@ function isPGlite(source: OpenPGliteOptions | PGlite): source is PGlite {
   return typeof (source as PGlite).query === 'function';
 }
 
-// Two PGlite instances on one folder corrupt it. Within a process we can at least refuse clearly
-// (e.g. main.ts migrating through one connect() and serving through another on the same URL).
+// Two PGlite instances on one folder corrupt it. Within a process we refuse clearly (e.g. main.ts
+// migrating through one connect() and serving through another on the same URL); across processes
+// a lock file does (claimPGliteFolder).
 const openDirs = new Set<string>();
 
 class LazyPGliteDriver implements Driver {
   #inner: Driver | undefined;
   #claimedDir: string | undefined;
+  #releaseFolderLock: (() => void) | undefined;
 
   constructor(private readonly source: OpenPGliteOptions | PGlite) {}
 
@@ -61,6 +64,7 @@ class LazyPGliteDriver implements Driver {
         this.#claimedDir = dir;
       }
       try {
+        if (dir !== undefined) this.#releaseFolderLock = claimPGliteFolder(dir);
         pg = await openPGlite(this.source);
       } catch (err) {
         this.#release();
@@ -72,6 +76,8 @@ class LazyPGliteDriver implements Driver {
   }
 
   #release(): void {
+    this.#releaseFolderLock?.();
+    this.#releaseFolderLock = undefined;
     if (this.#claimedDir !== undefined) openDirs.delete(this.#claimedDir);
     this.#claimedDir = undefined;
   }
