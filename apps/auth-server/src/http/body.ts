@@ -1,6 +1,9 @@
 // Request bodies: JSON only, capped at 1 MiB (reference §1.1). Whatever the Content-Type, a
 // non-empty body must parse as a JSON object; `allowForm` additionally accepts
 // application/x-www-form-urlencoded (only /token, where GoTrue reads grant_type from a form).
+// Every parsed body (and, through `refuseUnstorable`, any query value a route stores or looks up)
+// must also be storable: PostgreSQL text and jsonb reject U+0000 and jsonb rejects unpaired UTF-16
+// surrogates, which would otherwise surface as a 500 from deep inside a query.
 import type { Request, RequestHandler } from 'express';
 import { ApiError, ErrorCode } from '../errors';
 
@@ -8,6 +11,30 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 
 const tooLarge = () => new ApiError(413, ErrorCode.request_entity_too_large, 'Request body too large');
 const badJson = (detail: string) => new ApiError(400, ErrorCode.bad_json, `Could not parse request body as JSON: ${detail}`);
+
+// An unpaired high surrogate (not followed by a low one) or an unpaired low surrogate.
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+function unstorableString(s: string): boolean {
+  return s.includes('\u0000') || LONE_SURROGATE.test(s);
+}
+
+function containsUnstorable(value: unknown, depth = 0): boolean {
+  if (typeof value === 'string') return unstorableString(value);
+  if (depth > 256 || value === null || typeof value !== 'object') return false;
+  if (Array.isArray(value)) return value.some((v) => containsUnstorable(v, depth + 1));
+  return Object.entries(value).some(([k, v]) => unstorableString(k) || containsUnstorable(v, depth + 1));
+}
+
+/**
+ * 400 validation_failed when `value` (a body, a query value), in any string or object key at any
+ * depth, holds a NUL character or an unpaired surrogate: neither can be stored in PostgreSQL.
+ */
+export function refuseUnstorable(value: unknown, what: string): void {
+  if (containsUnstorable(value)) {
+    throw new ApiError(400, ErrorCode.validation_failed, `${what} must not contain NUL (\\u0000) characters or unpaired surrogates`);
+  }
+}
 
 function readRaw(req: Request, limit: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
@@ -51,7 +78,9 @@ export function parseBody(options: { allowForm?: boolean; limit?: number } = {})
     const text = raw.toString('utf8');
     const type = (req.get('content-type') ?? '').toLowerCase();
     if (options.allowForm && type.startsWith('application/x-www-form-urlencoded')) {
-      req.body = Object.fromEntries(new URLSearchParams(text));
+      const form = Object.fromEntries(new URLSearchParams(text));
+      refuseUnstorable(form, 'The request body');
+      req.body = form;
       next();
       return;
     }
@@ -69,6 +98,7 @@ export function parseBody(options: { allowForm?: boolean; limit?: number } = {})
     if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
       throw badJson('expected a JSON object');
     }
+    refuseUnstorable(parsed, 'The request body');
     req.body = parsed;
     next();
   };

@@ -7,7 +7,6 @@ import { ApiError, ErrorCode } from '../errors';
 import { clientInfo } from '../http/client';
 import { validate } from '../http/validate';
 import { generateLink } from '../services/admin-generate-link';
-import { refuseNul } from './admin-input';
 import { adminActor } from './admin-users';
 import { requestRedirect } from './email-common';
 import { metadataObject, optionalString } from './schemas';
@@ -23,7 +22,6 @@ const GenerateLinkBody = z.object({
 
 export function adminGenerateLink(deps: Deps): RequestHandler {
   return async (req, res) => {
-    refuseNul(req.body, 'The request body');
     const body = validate(GenerateLinkBody, req.body);
     if (!body.type) throw new ApiError(400, ErrorCode.validation_failed, 'type is required');
     if (!body.email) throw new ApiError(400, ErrorCode.validation_failed, 'An email address is required');

@@ -4,14 +4,14 @@ import type { Request, RequestHandler } from 'express';
 import { z } from 'zod';
 import type { Deps } from '../deps';
 import { ApiError, ErrorCode } from '../errors';
+import { refuseUnstorable } from '../http/body';
 import { clientInfo } from '../http/client';
 import { validate } from '../http/validate';
 import type { SortDirection } from '../queries/admin-users';
 import { createUser, deleteUser, getUser, listUsers, updateUser, type AdminActor, type AdminUserFields } from '../services/admin-users';
 import { listUsersAfterCursor } from '../services/admin-users-cursor';
-import { refuseNul } from './admin-input';
 import { cursorLinkHeader, paginationHeaders, parseCursorMode, parsePagination } from './admin-pagination';
-import { metadataObject, optionalString } from './schemas';
+import { columnString, metadataObject, optionalString } from './schemas';
 
 const optionalBool = z
   .boolean()
@@ -20,8 +20,8 @@ const optionalBool = z
 
 const AdminUserBody = z.object({
   id: optionalString,
-  aud: optionalString,
-  role: optionalString,
+  aud: columnString,
+  role: columnString,
   email: optionalString,
   phone: optionalString,
   password: optionalString,
@@ -73,7 +73,7 @@ export function listAdminUsers(deps: Deps): RequestHandler {
   return async (req, res) => {
     const sort = parseSort(req.query.sort);
     const filter = typeof req.query.filter === 'string' ? req.query.filter.trim() : '';
-    refuseNul(filter, 'filter');
+    refuseUnstorable(filter, 'filter');
     const cursorMode = parseCursorMode(req);
     if (cursorMode) {
       const result = await listUsersAfterCursor(deps, { ...cursorMode, sort, filter: filter || undefined });
@@ -96,7 +96,6 @@ export function getAdminUser(deps: Deps): RequestHandler {
 
 export function createAdminUser(deps: Deps): RequestHandler {
   return async (req, res) => {
-    refuseNul(req.body, 'The request body');
     const body = validate(AdminUserBody, req.body);
     const id = req.params.user_id ? userIdOf(req) : body.id;
     res.json(await createUser(deps, { id, fields: fieldsOf(body), actor: adminActor(req), client: clientInfo(deps, req) }));
@@ -105,7 +104,6 @@ export function createAdminUser(deps: Deps): RequestHandler {
 
 export function updateAdminUser(deps: Deps): RequestHandler {
   return async (req, res) => {
-    refuseNul(req.body, 'The request body');
     const body = validate(AdminUserBody, req.body);
     res.json(
       await updateUser(deps, { id: userIdOf(req), fields: fieldsOf(body), actor: adminActor(req), client: clientInfo(deps, req) }),

@@ -11,3 +11,10 @@ export const metadataObject = z
   .record(z.string(), z.unknown())
   .nullish()
   .transform((v) => v ?? undefined);
+
+/** An optional string stored in a varchar(255) column (aud, role): longer is 400, not a 500. */
+export const columnString = z
+  .string()
+  .max(255)
+  .nullish()
+  .transform((v) => (v === null || v === undefined || v === '' ? undefined : v));

@@ -4,6 +4,7 @@ import type { Request, RequestHandler } from 'express';
 import { z } from 'zod';
 import type { Deps } from '../deps';
 import { ApiError, ErrorCode } from '../errors';
+import { refuseUnstorable } from '../http/body';
 import { clientInfo } from '../http/client';
 import { validate } from '../http/validate';
 import { normalizeEmail } from '../services/accounts';
@@ -72,6 +73,7 @@ export function verifyGet(deps: Deps): RequestHandler {
     try {
       if (!LINK_TYPES.includes(type)) throw new ApiError(400, ErrorCode.validation_failed, 'Verify requires a verification type');
       if (token === '') throw new ApiError(400, ErrorCode.validation_failed, 'Verify requires a token or a token hash');
+      refuseUnstorable(token, 'token');
       const outcome = await verifyEmailToken(deps, {
         type: type as EmailVerifyType,
         proof: { tokenHash: token },
