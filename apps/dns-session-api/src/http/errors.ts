@@ -1,4 +1,5 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
+import { pgErrorCode } from '@keyzone/db';
 import { ApiError, MESSAGES, notFound } from '../errors';
 
 /** Unknown routes: 404 in the same error shape (NicTool's {"msg": "404 Error!..."} is not kept: one shape). */
@@ -26,6 +27,13 @@ export const renderError: ErrorRequestHandler = (err, req, res, next) => {
 
 function toApiError(err: unknown): ApiError {
   if (err instanceof ApiError) return err;
+  // PostgreSQL refuses NUL in text (22021) and "\u0000" in jsonb (22P05). Routes refuse NUL where they know
+  // the field; this is the net under every other string that reaches SQL, so it is the client's 400, not a 500.
+  // The statement failed inside its transaction, so nothing of the request was written.
+  const sqlState = pgErrorCode(err);
+  if (sqlState === '22021' || sqlState === '22P05') {
+    return new ApiError('bad_request', `${MESSAGES.invalidPayload}: text may not contain NUL characters`);
+  }
   const status = (err as { status?: unknown; statusCode?: unknown })?.status ?? (err as { statusCode?: unknown })?.statusCode;
   const type = (err as { type?: unknown })?.type;
   // body-parser errors carry `type`; map them to the service's 4xx instead of echoing their text.

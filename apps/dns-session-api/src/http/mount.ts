@@ -3,6 +3,7 @@ import type { Deps } from '../deps';
 import { ApiError } from '../errors';
 import type { AnyRoute, Reply } from './route';
 import { requireSession } from './require-session';
+import { emptyQuery, noPayload } from './schemas';
 import { validate } from './validate';
 
 /** Express route paths use ':id'; nothing else to translate (OpenAPI gets '{id}', see openapi.ts). */
@@ -14,8 +15,10 @@ export function mountRoutes(router: Router, routes: AnyRoute[], deps: Deps): voi
     const handle = async (req: Request, res: Response) => {
       const input = {
         params: route.params ? validate(route.params, req.params, 'params', { detailed }) : undefined,
-        query: route.query ? validate(route.query, req.query ?? {}, 'query', { detailed }) : undefined,
-        body: route.body ? validate(route.body, req.body, 'payload', { detailed }) : undefined,
+        // An operation refuses what it does not take (a query parameter, a payload) instead of ignoring it,
+        // so a misspelt or misplaced field is a 400 naming it, never a silent no-op.
+        query: validate(route.query ?? emptyQuery, req.query ?? {}, 'query', { detailed }),
+        body: validate(route.body ?? noPayload, req.body, 'payload', { detailed }),
       };
       const reply: Reply | void =
         route.auth === 'session'

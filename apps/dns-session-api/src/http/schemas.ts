@@ -27,3 +27,6 @@ export const deletedQuery = z
   .strict();
 
 export const emptyQuery = z.object({}).strict();
+
+/** The payload of an operation that takes none: nothing, or an empty JSON object. */
+export const noPayload = z.object({}).strict().optional();

@@ -16,9 +16,12 @@ export const password = z
   .string()
   .min(8)
   .refine((v) => Buffer.byteLength(v, 'utf8') <= 72, 'must be at most 72 bytes')
+  // bcrypt reads the key as a C string: everything after a NUL would be silently ignored
+  .refine((v) => !v.includes('\u0000'), 'may not contain NUL characters')
   .meta({ example: 'Wh@tA-Decent#P6ssw0rd' });
 
-export const personName = z.string().min(1).max(160);
+/** PostgreSQL text refuses NUL characters: refused here, naming the field. */
+export const personName = z.string().min(1).max(160).refine((v) => !v.includes('\u0000'), 'may not contain NUL characters');
 
 export const groupName = z
   .string()

@@ -15,6 +15,7 @@ const loginBody = z
       .string()
       .min(1)
       .max(512)
+      .refine((v) => !v.includes('\u0000'), 'may not contain NUL characters')
       .meta({ description: '`<user>@<group>`; without `@<group>` the configured default group is used', example: 'alice@example.com' }),
     password: z.string().min(1).max(1024).meta({ example: 'Wh@tA-Decent#P6ssw0rd' }),
   })

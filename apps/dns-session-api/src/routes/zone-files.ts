@@ -97,6 +97,13 @@ export const zoneFileRoutes: AnyRoute[] = [
       409: errorExamples.conflict('A zone with that name already exists'),
     },
     async handler({ body, query }, { deps, caller, req }) {
+      // The query carries the zone's fields only beside a text/dns body; next to JSON it would be ignored.
+      const misplaced = body ? Object.keys(query).filter((k) => query[k as keyof typeof query] !== undefined) : [];
+      if (misplaced.length > 0) {
+        throw badRequest(`Invalid request query input: ${misplaced.map((k) => `"${k}"`).join(', ')} belong(s) in the JSON body, not the query`, {
+          validation: { source: 'query', keys: misplaced },
+        });
+      }
       const zonefile = body ? undefined : await readZoneFileBody(req);
       const input = body ?? (zonefile !== undefined && query.zone ? { ...query, zone: query.zone, zonefile } : undefined);
       if (!input) throw badRequest('Invalid request payload input: send JSON {zone, zonefile} or a text/dns body with ?zone=');
