@@ -18,7 +18,7 @@ import { jwks } from './jwks';
 import { logout } from './logout';
 import { settings } from './settings';
 import { signup } from './signup';
-import { token } from './token';
+import { token, type GrantTable } from './token';
 import { getUser, putUser } from './user';
 import { invite } from './invite';
 import { magiclink, otp } from './otp';
@@ -26,7 +26,6 @@ import { pkceGrant } from './pkce-grant';
 import { reauthenticate } from './reauthenticate';
 import { recover } from './recover';
 import { resend } from './resend';
-import { extraGrants } from './token';
 import { verifyGet, verifyPost } from './verify';
 
 export function buildRouter(deps: Deps): Router {
@@ -41,14 +40,15 @@ export function buildRouter(deps: Deps): Router {
   router.get('/.well-known/jwks.json', jwks(deps));
 
   router.post('/signup', json, signup(deps));
-  router.post('/token', tokenLimit, jsonOrForm, token(deps));
+  // Grants beyond password/refresh_token, built per app so two apps never share a table.
+  const extraGrants: GrantTable = new Map([['pkce', pkceGrant]]);
+  router.post('/token', tokenLimit, jsonOrForm, token(deps, extraGrants));
 
   router.get('/user', user, getUser(deps));
   router.put('/user', user, json, putUser(deps));
   router.post('/logout', user, logout(deps));
 
   // Email flows (routes/verify.ts, otp.ts, recover.ts, resend.ts, invite.ts, reauthenticate.ts).
-  extraGrants.set('pkce', pkceGrant);
   router.get('/verify', verifyGet(deps));
   router.post('/verify', json, verifyPost(deps));
   router.post('/otp', json, otp(deps));

@@ -1,5 +1,5 @@
 // POST /token?grant_type=pkce {auth_code, code_verifier} (reference §1.4.2), registered in the
-// token route's extraGrants table.
+// per-app grant table that buildRouter hands to the token route.
 import { z } from 'zod';
 import { clientInfo } from '../http/client';
 import { validate } from '../http/validate';

@@ -13,11 +13,12 @@ import { optionalString } from './schemas';
 const PasswordBody = z.object({ email: optionalString, phone: optionalString, password: optionalString });
 const RefreshBody = z.object({ refresh_token: optionalString });
 
-/** Extra grants (pkce, id_token) register here: the email engineer adds 'pkce'. */
+/** A grant beyond password and refresh_token (pkce, later id_token). */
 export type GrantHandler = (deps: Deps, body: unknown, req: Parameters<RequestHandler>[0]) => Promise<unknown>;
-export const extraGrants = new Map<string, GrantHandler>();
+/** grant_type → handler; buildRouter builds one per app (no module-level registry). */
+export type GrantTable = ReadonlyMap<string, GrantHandler>;
 
-export function token(deps: Deps): RequestHandler {
+export function token(deps: Deps, extraGrants: GrantTable = new Map()): RequestHandler {
   return async (req, res) => {
     const fromQuery = typeof req.query.grant_type === 'string' ? req.query.grant_type : undefined;
     const fromBody = typeof (req.body as Record<string, unknown>)?.grant_type === 'string' ? (req.body as { grant_type: string }).grant_type : undefined;
