@@ -35,7 +35,7 @@ export class KyselySessionStore extends session.Store {
           groupId: row.groupId,
           isAdmin: row.isAdmin,
           lastSeenAt: row.lastSeenAt ? row.lastSeenAt.getTime() : 0,
-          loaded: { user: row.user, groupName: row.groupName },
+          loaded: outOfJson({ user: row.user, groupName: row.groupName }),
         } as unknown as SessionData;
         callback(null, data);
       },
@@ -79,3 +79,13 @@ export class KyselySessionStore extends session.Store {
 }
 
 function noop(): void {}
+
+/**
+ * Hides a derived value from JSON.stringify. express-session hashes the session as JSON twice per request (on
+ * load and at the end, to see whether it changed); the caller's row is derived from the database on every read,
+ * never saved, so it has no business in that hash and only made it dearer.
+ */
+function outOfJson<T extends object>(value: T): T {
+  Object.defineProperty(value, 'toJSON', { value: () => undefined, enumerable: false });
+  return value;
+}

@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { CompiledQuery, sql } from 'kysely';
 import type { Db } from './db';
 import type { UserRow } from './users';
 
@@ -14,9 +14,9 @@ export interface StoredSession {
   groupName: string;
 }
 
-/** A live session of a live user in a live group; undefined when unknown, expired, or the user/group is deleted. */
-export async function findLiveSession(db: Db, sid: string, now: Date): Promise<StoredSession | undefined> {
-  const row = await db
+/** The session lookup as a builder; findLiveSession runs it compiled once per Kysely instance. */
+function liveSessionQuery(db: Db, sid: string, now: Date) {
+  return db
     .selectFrom('dns.sessions as s')
     .innerJoin('dns.users as u', 'u.id', 's.user_id')
     .innerJoin('dns.groups as g', 'g.id', 'u.group_id')
@@ -36,8 +36,34 @@ export async function findLiveSession(db: Db, sid: string, now: Date): Promise<S
     .where('s.sid', '=', sid)
     .where('s.expires_at', '>', now)
     .where('u.deleted_at', 'is', null)
-    .where('g.deleted_at', 'is', null)
-    .executeTakeFirst();
+    .where('g.deleted_at', 'is', null);
+}
+
+type LiveSessionRow = NonNullable<Awaited<ReturnType<ReturnType<typeof liveSessionQuery>['executeTakeFirst']>>>;
+
+// This read runs on every request that carries a cookie. Kysely would rebuild and recompile the same SQL each
+// time (a measurable share of the request's CPU), so the SQL is compiled once per Kysely instance (its plugins
+// shape the SQL) and only the two parameters, sid and now, are bound per call.
+const compiledLiveSession = new WeakMap<Db, CompiledQuery<LiveSessionRow>>();
+const SID_PLACEHOLDER = '\u0000sid';
+const NOW_PLACEHOLDER = new Date(0);
+
+function liveSessionStatement(db: Db, sid: string, now: Date): CompiledQuery<LiveSessionRow> {
+  let compiled = compiledLiveSession.get(db);
+  if (!compiled) {
+    compiled = liveSessionQuery(db, SID_PLACEHOLDER, NOW_PLACEHOLDER).compile();
+    const [first, second] = compiled.parameters;
+    if (compiled.parameters.length !== 2 || first !== SID_PLACEHOLDER || second !== NOW_PLACEHOLDER) {
+      throw new Error('findLiveSession: unexpected parameters in the compiled lookup');
+    }
+    compiledLiveSession.set(db, compiled);
+  }
+  return CompiledQuery.raw(compiled.sql, [sid, now]) as CompiledQuery<LiveSessionRow>;
+}
+
+/** A live session of a live user in a live group; undefined when unknown, expired, or the user/group is deleted. */
+export async function findLiveSession(db: Db, sid: string, now: Date): Promise<StoredSession | undefined> {
+  const row = (await db.executeQuery(liveSessionStatement(db, sid, now))).rows[0];
   if (!row) return undefined;
   const data = typeof row.data === 'string' ? (JSON.parse(row.data) as Record<string, unknown>) : (row.data as Record<string, unknown>);
   const user: UserRow = {
