@@ -48,7 +48,7 @@ function destinationFor(options: CreateLoggerOptions, pretty: boolean): Destinat
     mkdirSync(dirname(file), { recursive: true });
     // Opened here, synchronously, so the stream is ready at once: pino's exit handler flushes
     // pending lines with flushSync, which throws on a stream still opening.
-    return pino.destination({ fd: openSync(file, 'a'), sync: false });
+    return pino.destination({ fd: openSync(file, 'a'), sync: false, ...BATCHED });
   }
   if (pretty) {
     // pino-pretty as a stream in this thread rather than a worker transport: nothing to resolve by
@@ -61,5 +61,13 @@ function destinationFor(options: CreateLoggerOptions, pretty: boolean): Destinat
       sync: !options.destination,
     });
   }
-  return options.destination ?? pino.destination({ dest: 1, sync: false });
+  return options.destination ?? pino.destination({ dest: 1, sync: false, ...BATCHED });
 }
+
+/**
+ * Lines are gathered and written in batches of up to ~4 KB rather than one write per line: each asynchronous
+ * write is a libuv threadpool job plus a wake-up of the event loop, which profiling showed at 3-4 % of a cheap
+ * request's CPU (one line per request). Nothing waits long: pending lines go out at least every 100 ms, and
+ * pino flushes synchronously on process exit (also after an uncaught exception).
+ */
+const BATCHED = { minLength: 4096, periodicFlush: 100 } as const;
