@@ -3,20 +3,7 @@ import type { Db } from './db';
 export const NAMESERVER_EXPORT_TYPES = ['bind', 'nsd', 'knot', 'powerdns', 'tinydns'] as const;
 export type NameserverExportType = (typeof NAMESERVER_EXPORT_TYPES)[number];
 
-export interface NameserverRow {
-  id: number;
-  group_id: number;
-  name: string;
-  address: string | null;
-  address6: string | null;
-  ttl: number;
-  description: string;
-  export_type: NameserverExportType;
-  deleted_at: Date | null;
-}
-
-const columns = ['id', 'group_id', 'name', 'address', 'address6', 'ttl', 'description', 'export_type', 'deleted_at'] as const;
-
+/** What a client sets on a nameserver. */
 export interface NameserverValues {
   group_id: number;
   name: string;
@@ -26,6 +13,13 @@ export interface NameserverValues {
   description: string;
   export_type: NameserverExportType;
 }
+
+export interface NameserverRow extends NameserverValues {
+  id: number;
+  deleted_at: Date | null;
+}
+
+const columns = ['id', 'group_id', 'name', 'address', 'address6', 'ttl', 'description', 'export_type', 'deleted_at'] as const;
 
 export async function findNameserverById(db: Db, id: number, options: { lock?: boolean } = {}): Promise<NameserverRow | undefined> {
   let query = db.selectFrom('dns.nameservers').select(columns).where('id', '=', id);

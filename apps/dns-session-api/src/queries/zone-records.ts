@@ -1,18 +1,9 @@
 import { sql } from 'kysely';
 import type { Rdata, RecordType } from '../dns';
 import type { Db } from './db';
+import { containsPattern, countedPage } from './list-page';
 
-export interface ZoneRecordRow {
-  id: number;
-  zone_id: number;
-  owner: string;
-  type: RecordType;
-  ttl: number;
-  rdata: Rdata;
-  description: string;
-  deleted_at: Date | null;
-}
-
+/** What a client sets on a record. */
 export interface ZoneRecordValues {
   zone_id: number;
   owner: string;
@@ -20,6 +11,11 @@ export interface ZoneRecordValues {
   ttl: number;
   rdata: Rdata;
   description: string;
+}
+
+export interface ZoneRecordRow extends ZoneRecordValues {
+  id: number;
+  deleted_at: Date | null;
 }
 
 const columns = ['id', 'zone_id', 'owner', 'type', 'ttl', 'rdata', 'description', 'deleted_at'] as const;
@@ -119,16 +115,16 @@ export async function findZoneRecords(db: Db, f: RecordListFilter): Promise<{ ro
     .selectFrom('dns.zone_records')
     .where('zone_id', '=', f.zoneId)
     .where('deleted_at', f.deleted ? 'is not' : 'is', null);
-  const pattern = f.search ? `%${f.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : undefined;
+  const pattern = f.search ? containsPattern(f.search) : undefined;
   let matching = f.type ? scope.where('type', '=', f.type) : scope;
   if (pattern) {
     matching = matching.where((eb) =>
       eb.or([eb('owner', 'ilike', pattern), eb(sql<string>`rdata::text`, 'ilike', pattern), eb('description', 'ilike', pattern)]),
     );
   }
-  const [total, filtered, rows] = await Promise.all([
-    scope.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
-    matching.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
+  const page = await countedPage(
+    scope,
+    matching,
     matching
       .select(columns)
       .orderBy(RECORD_SORT_COLUMNS[f.sortBy], f.sortDir)
@@ -136,6 +132,6 @@ export async function findZoneRecords(db: Db, f: RecordListFilter): Promise<{ ro
       .limit(f.limit)
       .offset(f.offset)
       .execute(),
-  ]);
-  return { rows: rows.map(asRow), total: Number(total.n), filtered: Number(filtered.n) };
+  );
+  return { ...page, rows: page.rows.map(asRow) };
 }

@@ -1,23 +1,9 @@
 import { sql } from 'kysely';
 import type { Db } from './db';
+import { containsPattern, countedPage } from './list-page';
 import type { NameserverRow } from './nameservers';
 
-export interface ZoneRow {
-  id: number;
-  group_id: number;
-  name: string;
-  description: string;
-  mailaddr: string;
-  serial: number;
-  refresh: number;
-  retry: number;
-  expire: number;
-  minimum: number;
-  ttl: number;
-  updated_at: Date;
-  deleted_at: Date | null;
-}
-
+/** What a client sets on a zone. */
 export interface ZoneValues {
   group_id: number;
   name: string;
@@ -29,6 +15,12 @@ export interface ZoneValues {
   expire: number;
   minimum: number;
   ttl: number;
+}
+
+export interface ZoneRow extends ZoneValues {
+  id: number;
+  updated_at: Date;
+  deleted_at: Date | null;
 }
 
 const columns = [
@@ -89,13 +81,13 @@ export async function findZones(db: Db, f: ZoneListFilter): Promise<{ rows: Zone
     .selectFrom('dns.zones')
     .where('group_id', 'in', f.groupIds)
     .where('deleted_at', f.deleted ? 'is not' : 'is', null);
-  const pattern = f.search ? `%${f.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : undefined;
+  const pattern = f.search ? containsPattern(f.search) : undefined;
   const matching = pattern
     ? scope.where((eb) => eb.or([eb('name', 'ilike', pattern), eb('description', 'ilike', pattern)]))
     : scope;
-  const [total, filtered, rows] = await Promise.all([
-    scope.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
-    matching.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
+  const page = await countedPage(
+    scope,
+    matching,
     matching
       .select(columns)
       .orderBy(ZONE_SORT_COLUMNS[f.sortBy], f.sortDir)
@@ -103,8 +95,8 @@ export async function findZones(db: Db, f: ZoneListFilter): Promise<{ rows: Zone
       .limit(f.limit)
       .offset(f.offset)
       .execute(),
-  ]);
-  return { rows: rows.map(toRow), total: Number(total.n), filtered: Number(filtered.n) };
+  );
+  return { ...page, rows: page.rows.map(toRow) };
 }
 
 /** Assigned nameservers per zone, in assignment order (live nameservers only). */

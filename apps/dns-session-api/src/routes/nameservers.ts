@@ -1,13 +1,13 @@
 import { z } from 'zod';
-import { envelope, meta } from '../http/envelope';
+import { envelope } from '../http/envelope';
 import { defineRoute, type RouteFamily } from '../http/route';
 import { deletedQuery, idNumber, idParams } from '../http/schemas';
 import { NAMESERVER_EXPORT_TYPES } from '../queries/nameservers';
 import { nameserverResponseSchema, nameserverSchema, serializeNameserver } from '../serialize-zones';
 import { changeNameserver, createNameserver, deleteNameserver, getNameserver, listNameservers } from '../services/nameservers';
-import { boolQuery, deletedFlag, gidQuery, intQuery, paging, plainText, subgroupsFlag, ttl } from './dns-inputs';
+import { boolQuery, deletedFlag, gidQuery, plainText, subgroupsFlag, ttl } from './dns-inputs';
 import { nameserverHistory } from '../services/history';
-import { historyExample, historyResponseSchema } from './zones';
+import { historyRoute } from './history';
 import { errorExamples } from './examples';
 
 const fields = {
@@ -98,15 +98,6 @@ export const nameserverRoutes: RouteFamily = {
         return { body: envelope('nameserver', serializeNameserver(row), 'I deleted that nameserver') };
       },
     }),
-    defineRoute({
-      method: 'get', path: '/nameserver/:id/history', auth: 'session',
-      summary: 'Audit history of a nameserver', params: idParams,
-      query: z.object({ limit: intQuery(1, 1000, 100, 'page size'), offset: paging.offset }).strict(),
-      responses: { 200: { description: 'History entries, oldest first', schema: historyResponseSchema, example: historyExample }, 400: errorExamples.badInput, ...common },
-      async handler({ params, query }, { deps, caller }) {
-        const { entries, total } = await nameserverHistory(deps, caller, params.id, query);
-        return { body: { history: entries, meta: { ...meta('here is the history'), pagination: { total, filtered: total, limit: query.limit, offset: query.offset } } } };
-      },
-    }),
+    historyRoute({ path: '/nameserver/:id/history', summary: 'Audit history of a nameserver', what: 'Nameserver', load: nameserverHistory }),
   ],
 };

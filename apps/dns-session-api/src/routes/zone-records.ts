@@ -1,14 +1,14 @@
 import { z } from 'zod';
-import { envelope, meta } from '../http/envelope';
+import { envelope } from '../http/envelope';
 import { defineRoute, type RouteFamily } from '../http/route';
 import { deletedQuery, idNumber, idParams } from '../http/schemas';
 import { RECORD_TYPES } from '../dns';
 import { rdataFieldSchemas, serializeZoneRecord, zoneRecordResponseSchema } from '../serialize-zones';
 import { recordHistory } from '../services/history';
 import { changeZoneRecord, createZoneRecord, deleteZoneRecord, getZoneRecord } from '../services/zone-records';
-import { intQuery, paging, plainText, ttl } from './dns-inputs';
+import { plainText, ttl } from './dns-inputs';
 import { errorExamples } from './examples';
-import { historyExample, historyResponseSchema } from './zones';
+import { historyRoute } from './history';
 
 const rdataFields = rdataFieldSchemas();
 const rdataNames = Object.keys(rdataFields);
@@ -98,15 +98,6 @@ export const zoneRecordRoutes: RouteFamily = {
         return { body: envelope('zone_record', serializeZoneRecord(row), 'I deleted that zone record') };
       },
     }),
-    defineRoute({
-      method: 'get', path: '/zone_record/:id/history', auth: 'session',
-      summary: 'Audit history of a record', params: idParams,
-      query: z.object({ limit: intQuery(1, 1000, 100, 'page size'), offset: paging.offset }).strict(),
-      responses: { 200: { description: 'History entries, oldest first', schema: historyResponseSchema, example: historyExample }, 400: errorExamples.badInput, ...common },
-      async handler({ params, query }, { deps, caller }) {
-        const { entries, total } = await recordHistory(deps, caller, params.id, query);
-        return { body: { history: entries, meta: { ...meta('here is the history'), pagination: { total, filtered: total, limit: query.limit, offset: query.offset } } } };
-      },
-    }),
+    historyRoute({ path: '/zone_record/:id/history', summary: 'Audit history of a record', what: 'Zone record', load: recordHistory }),
   ],
 };

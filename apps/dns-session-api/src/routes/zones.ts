@@ -4,12 +4,13 @@ import { defineRoute, type RouteFamily } from '../http/route';
 import { deletedQuery, idNumber, idParams } from '../http/schemas';
 import { ZONE_SORT_COLUMNS } from '../queries/zones';
 import { RECORD_SORT_COLUMNS } from '../queries/zone-records';
-import { auditEntrySchema, listEnvelopeSchema, zoneRecordSchema, zoneResponseSchema, zoneSchema } from '../serialize-zones';
+import { listEnvelopeSchema, zoneRecordSchema, zoneResponseSchema, zoneSchema } from '../serialize-zones';
 import { zoneHistory } from '../services/history';
 import { listZoneRecords } from '../services/zone-records';
 import { changeZone, createZone, deleteZone, getZone, listZones } from '../services/zones';
-import { deletedFlag, gidQuery, intQuery, paging, plainText, subgroupsFlag, ttl } from './dns-inputs';
+import { deletedFlag, gidQuery, paging, plainText, subgroupsFlag, ttl } from './dns-inputs';
 import { errorExamples } from './examples';
+import { historyRoute } from './history';
 import { zoneFileRoutes } from './zone-files';
 
 const timer = (description: string, example: number) => z.number().int().optional().meta({ description, example });
@@ -41,16 +42,6 @@ const pagination = { total: 1, filtered: 1, limit: 100, offset: 0 };
 const common = { 401: errorExamples.missingAuthentication, 403: errorExamples.forbidden, 404: errorExamples.notFound('Zone') };
 const sortKeys = <T extends object>(o: T) => Object.keys(o) as [keyof T & string, ...(keyof T & string)[]];
 
-const historyQuery = z.object({ limit: intQuery(1, 1000, 100, 'page size'), offset: paging.offset }).strict();
-export const historyResponseSchema = listEnvelopeSchema('history', auditEntrySchema);
-export const historyExample = {
-  history: [{
-    id: 311, object: 'zone_record', object_id: 99, action: 'update', user: { id: 4096 }, at: '2026-11-23T10:00:00.000Z',
-    before: { id: 99, zid: 12, owner: 'www.example.com.', type: 'A', ttl: 3600, description: '', deleted: false, address: '192.0.2.10' },
-    after: { id: 99, zid: 12, owner: 'www.example.com.', type: 'A', ttl: 3600, description: '', deleted: false, address: '192.0.2.11' },
-  }],
-  meta: { api: { version: '0.1.0' }, msg: 'here is the history', pagination: { total: 1, filtered: 1, limit: 100, offset: 0 } },
-};
 
 export const zoneRoutes: RouteFamily = {
   name: 'zone',
@@ -138,16 +129,10 @@ export const zoneRoutes: RouteFamily = {
         return { body: { zone_record: records, meta: { ...meta("here's your zone record(s)"), pagination: { total, filtered, limit: query.limit, offset: query.offset } } } };
       },
     }),
-    defineRoute({
-      method: 'get', path: '/zone/:id/history', auth: 'session',
+    historyRoute({
+      path: '/zone/:id/history', what: 'Zone', load: zoneHistory,
       summary: 'Audit history of a zone and its records',
       description: 'Every create, update, delete and restore of the zone and of its records: who, when, before and after, oldest first.',
-      params: idParams, query: historyQuery,
-      responses: { 200: { description: 'History entries', schema: historyResponseSchema, example: historyExample }, 400: errorExamples.badInput, ...common },
-      async handler({ params, query }, { deps, caller }) {
-        const { entries, total } = await zoneHistory(deps, caller, params.id, query);
-        return { body: { history: entries, meta: { ...meta('here is the history'), pagination: { total, filtered: total, limit: query.limit, offset: query.offset } } } };
-      },
     }),
     ...zoneFileRoutes,
   ],

@@ -1,4 +1,5 @@
-import { createHmac, pbkdf2, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, pbkdf2, randomBytes } from 'node:crypto';
+import { constantTimeEqual } from '@keyzone/tokens';
 import { promisify } from 'node:util';
 import bcrypt from 'bcrypt';
 
@@ -37,7 +38,7 @@ export async function verifyPassword(stored: StoredPassword, password: string, u
     case 'hmac-sha1':
       return equalHex(hmacSha1(password, username), stored.hash);
     case 'plaintext':
-      return equalText(password, stored.hash);
+      return constantTimeEqual(password, stored.hash);
     default:
       return false;
   }
@@ -71,15 +72,5 @@ export class DummyPasswordCheck {
 }
 
 function equalHex(a: string, b: string): boolean {
-  return equalText(a.toLowerCase(), b.toLowerCase());
-}
-
-function equalText(a: string, b: string): boolean {
-  const left = Buffer.from(a, 'utf8');
-  const right = Buffer.from(b, 'utf8');
-  if (left.length !== right.length) {
-    timingSafeEqual(left, left);
-    return false;
-  }
-  return timingSafeEqual(left, right);
+  return constantTimeEqual(a.toLowerCase(), b.toLowerCase());
 }
