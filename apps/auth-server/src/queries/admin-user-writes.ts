@@ -3,7 +3,7 @@
 import { sql } from 'kysely';
 import { identityColumns, userColumns, type IdentityRow, type UserRow } from './columns';
 import type { Executor } from './users';
-import { NIL_UUID } from './users';
+import { mergedMetadata, NIL_UUID } from './users';
 
 /** jsonb parameter: serialized here so arrays inside stay JSON on every driver. */
 const jsonb = (value: Record<string, unknown>) => JSON.stringify(value) as never;
@@ -70,18 +70,20 @@ export interface UserPatch {
   email_confirmed_at?: Date;
   phone_confirmed_at?: Date;
   banned_until?: Date | null;
-  raw_app_meta_data?: Record<string, unknown>;
-  raw_user_meta_data?: Record<string, unknown>;
+  /** Merged into app_metadata by the UPDATE itself (a null value deletes the key). */
+  merge_app_metadata?: Record<string, unknown>;
+  /** Merged into user_metadata by the UPDATE itself (a null value deletes the key). */
+  merge_user_metadata?: Record<string, unknown>;
 }
 
 export async function updateUserFields(db: Executor, id: string, patch: UserPatch, at: Date): Promise<UserRow> {
-  const { raw_app_meta_data, raw_user_meta_data, ...plain } = patch;
+  const { merge_app_metadata, merge_user_metadata, ...plain } = patch;
   return (await db
     .updateTable('auth.users')
     .set({
       ...plain,
-      ...(raw_app_meta_data ? { raw_app_meta_data: jsonb(raw_app_meta_data) } : {}),
-      ...(raw_user_meta_data ? { raw_user_meta_data: jsonb(raw_user_meta_data) } : {}),
+      ...(merge_app_metadata ? { raw_app_meta_data: mergedMetadata('raw_app_meta_data', merge_app_metadata) as never } : {}),
+      ...(merge_user_metadata ? { raw_user_meta_data: mergedMetadata('raw_user_meta_data', merge_user_metadata) as never } : {}),
       updated_at: at,
     })
     .where('id', '=', id)

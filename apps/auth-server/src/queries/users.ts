@@ -1,5 +1,5 @@
 // SQL for auth.users. Each function takes the executor (pool or transaction) first.
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { sql, type Kysely, type RawBuilder, type Transaction } from 'kysely';
 import type { AuthDatabase } from '@keyzone/db';
 import { userColumns, type UserRow } from './columns';
 
@@ -69,36 +69,50 @@ export async function setLastSignIn(db: Executor, id: string, at: Date): Promise
   await db.updateTable('auth.users').set({ last_sign_in_at: at, updated_at: at } as never).where('id', '=', id).execute();
 }
 
+export type MetadataColumn = 'raw_user_meta_data' | 'raw_app_meta_data';
+
 /**
- * Merges `data` into raw_user_meta_data in one UPDATE (a null value deletes the key), so two
- * concurrent updates of different keys both survive. Returns the new metadata.
+ * SQL for "`column` with `data` merged in" (shallow, a null value deletes the key), evaluated by
+ * the UPDATE itself against the row it locks, so concurrent updates of different keys all survive
+ * (a read-merge-write in JavaScript would let the last writer drop the others' keys).
  */
-export async function mergeUserMetadata(db: Executor, id: string, data: Record<string, unknown>, at: Date): Promise<Record<string, unknown>> {
+export function mergedMetadata(column: MetadataColumn, data: Record<string, unknown>): RawBuilder<Record<string, unknown>> {
   const set: Record<string, unknown> = {};
   const removed: string[] = [];
   for (const [key, value] of Object.entries(data)) {
     if (value === null) removed.push(key);
     else set[key] = value;
   }
-  const merged = sql<Record<string, unknown>>`(coalesce(raw_user_meta_data, '{}'::jsonb) || ${JSON.stringify(set)}::jsonb)${sql.join(
+  return sql<Record<string, unknown>>`(coalesce(${sql.ref(column)}, '{}'::jsonb) || ${JSON.stringify(set)}::jsonb)${sql.join(
     removed.map((key) => sql` - ${key}::text`),
     sql``,
   )}`;
-  const row = await db
-    .updateTable('auth.users')
-    .set({ raw_user_meta_data: merged, updated_at: at } as never)
-    .where('id', '=', id)
-    .returning('raw_user_meta_data')
-    .executeTakeFirst();
-  return (row?.raw_user_meta_data ?? {}) as Record<string, unknown>;
 }
 
-export async function setUserMetadata(db: Executor, id: string, metadata: Record<string, unknown>, at: Date): Promise<void> {
-  await db
+async function mergeMetadataColumn(
+  db: Executor,
+  id: string,
+  column: MetadataColumn,
+  data: Record<string, unknown>,
+  at: Date,
+): Promise<Record<string, unknown>> {
+  const row = (await db
     .updateTable('auth.users')
-    .set({ raw_user_meta_data: JSON.stringify(metadata), updated_at: at } as never)
+    .set({ [column]: mergedMetadata(column, data), updated_at: at } as never)
     .where('id', '=', id)
-    .execute();
+    .returning(column)
+    .executeTakeFirst()) as Partial<Record<MetadataColumn, unknown>> | undefined;
+  return (row?.[column] ?? {}) as Record<string, unknown>;
+}
+
+/** Merges `data` into user_metadata in one UPDATE (see mergedMetadata); returns the new metadata. */
+export function mergeUserMetadata(db: Executor, id: string, data: Record<string, unknown>, at: Date): Promise<Record<string, unknown>> {
+  return mergeMetadataColumn(db, id, 'raw_user_meta_data', data, at);
+}
+
+/** Merges `data` into app_metadata in one UPDATE (see mergedMetadata); returns the new metadata. */
+export function mergeAppMetadata(db: Executor, id: string, data: Record<string, unknown>, at: Date): Promise<Record<string, unknown>> {
+  return mergeMetadataColumn(db, id, 'raw_app_meta_data', data, at);
 }
 
 /** Sets a new password hash and clears every pending one-time token (reference §5.2). */

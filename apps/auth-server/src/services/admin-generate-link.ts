@@ -8,9 +8,9 @@ import { ApiError, ErrorCode } from '../errors';
 import type { UserRow } from '../queries/columns';
 import { findIdentitiesByUserId } from '../queries/identities';
 import { setInvitedAt, setPasswordHash, setPendingEmailChange } from '../queries/email-users';
-import { findUserByEmail, findUserById, setUserMetadata, type Executor } from '../queries/users';
+import { findUserByEmail, findUserById, mergeUserMetadata, type Executor } from '../queries/users';
 import { serializeUser, type UserJson } from '../serialize';
-import { mergeMetadata, normalizeEmail } from './accounts';
+import { normalizeEmail } from './accounts';
 import { Msg, type AdminActor } from './admin-users';
 import { audit, AuditAction } from './audit';
 import type { ClientInfo } from './context';
@@ -120,7 +120,9 @@ async function userForLink(
   const { existing, now } = input;
   if (existing) {
     if ((input.type === 'signup' || input.type === 'invite') && Object.keys(input.data).length > 0) {
-      await setUserMetadata(tx, existing.id, mergeMetadata(existing.raw_user_meta_data, input.data), now);
+      const merged = await mergeUserMetadata(tx, existing.id, input.data, now);
+      if (input.passwordHash) await setPasswordHash(tx, existing.id, input.passwordHash, now);
+      return { ...existing, raw_user_meta_data: merged };
     }
     if (input.passwordHash) await setPasswordHash(tx, existing.id, input.passwordHash, now);
     return existing;

@@ -278,8 +278,9 @@ export async function updateUser(
         const identity = await findIdentity(tx, user.id, 'phone');
         if (identity) await mergeIdentityData(tx, identity.id, { phone_verified: true }, now);
       }
-      if (f.appMetadata) patch.raw_app_meta_data = mergeMetadata(user.raw_app_meta_data, f.appMetadata);
-      if (f.userMetadata) patch.raw_user_meta_data = mergeMetadata(user.raw_user_meta_data, f.userMetadata);
+      // Merged in SQL, so a concurrent PUT /user (or another admin update) of other keys survives.
+      if (f.appMetadata) patch.merge_app_metadata = f.appMetadata;
+      if (f.userMetadata) patch.merge_user_metadata = f.userMetadata;
       const updated = await updateUserFields(tx, user.id, patch, now);
       await audit(tx, {
         actor: input.actor,

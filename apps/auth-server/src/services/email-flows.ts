@@ -8,9 +8,9 @@ import type { UserRow } from '../queries/columns';
 import { countEmailsSentSince } from '../queries/email-send-log';
 import { setInvitedAt } from '../queries/email-users';
 import { findIdentitiesByUserId } from '../queries/identities';
-import { findUserByEmail, findUserById, setUserMetadata } from '../queries/users';
+import { findUserByEmail, findUserById, mergeUserMetadata } from '../queries/users';
 import { serializeUser, type UserJson } from '../serialize';
-import { mergeMetadata, normalizeEmail } from './accounts';
+import { normalizeEmail } from './accounts';
 import { audit, AuditAction } from './audit';
 import type { ClientInfo } from './context';
 import { sendEmailChangeTokens } from './email-change';
@@ -146,7 +146,7 @@ async function invite(deps: Deps, input: InviteInput): Promise<UserJson> {
     let user: UserRow;
     if (existing) {
       user = existing;
-      if (Object.keys(input.data).length > 0) await setUserMetadata(tx, user.id, mergeMetadata(user.raw_user_meta_data, input.data), now);
+      if (Object.keys(input.data).length > 0) await mergeUserMetadata(tx, user.id, input.data, now);
     } else {
       user = await createEmailUser(deps, tx, { email, data: input.data, confirmed: false, randomPassword: false, now });
     }
