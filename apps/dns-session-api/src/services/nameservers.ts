@@ -99,13 +99,19 @@ export async function createNameserver(deps: Deps, caller: Caller, input: Namese
 export async function changeNameserver(deps: Deps, caller: Caller, id: number, input: NameserverInput): Promise<NameserverRow> {
   const fields = checkFields(input);
   return deps.db.transaction().execute(async (trx) => {
+    // Locks are taken zone first, then nameserver, as PUT /zone does (its zone row, then its nameservers FOR
+    // SHARE): locking the nameserver first deadlocked against it (PostgreSQL then aborted one side: a 500).
+    // A zone assigned in between is locked by the second call below.
+    await findZonesOfNameserverForUpdate(trx, id);
     const before = await findNameserverById(trx, id, { lock: true });
     const restoring = input.deleted === false;
     if (!before || (before.deleted_at !== null) !== restoring) throw notFound('Nameserver not found');
     await assertGroupAccess(trx, caller, before.group_id, 'nameserver');
-    if (input.gid !== undefined) {
-      await assertGroupUsableForNewObject(trx, caller, input.gid);
-      fields.group_id = input.gid;
+    if (input.gid !== undefined || restoring) {
+      // Moving or restoring puts the nameserver (back) into a group, which must be live: share-locked like a
+      // create, so a concurrent DELETE /group counts it; a deleted group is a 404.
+      await assertGroupUsableForNewObject(trx, caller, input.gid ?? before.group_id);
+      if (input.gid !== undefined) fields.group_id = input.gid;
     }
     const now = deps.clock.now();
     const after = await updateNameserver(trx, id, { ...fields, ...(restoring ? { deleted_at: null } : {}) }, now).catch((err: unknown) => {

@@ -132,9 +132,11 @@ export async function changeZone(deps: Deps, caller: Caller, id: number, input: 
     const restoring = input.deleted === false;
     if (!before || (before.deleted_at !== null) !== restoring) throw notFound('Zone not found');
     await assertGroupAccess(trx, caller, before.group_id, 'zone');
-    if (input.gid !== undefined) {
-      await assertGroupUsableForNewObject(trx, caller, input.gid);
-      fields.group_id = input.gid;
+    if (input.gid !== undefined || restoring) {
+      // Moving or restoring puts the zone (back) into a group, which must be live: share-locked like a create,
+      // so a concurrent DELETE /group counts it; a deleted group is a 404.
+      await assertGroupUsableForNewObject(trx, caller, input.gid ?? before.group_id);
+      if (input.gid !== undefined) fields.group_id = input.gid;
     }
     const nsBefore = (await findZoneNameservers(trx, [id])).get(id) ?? [];
     const nameservers = input.nameservers ? await resolveNameservers(trx, caller, input.nameservers) : nsBefore;
