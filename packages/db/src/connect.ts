@@ -5,6 +5,7 @@ import { Pool } from 'pg';
 import type { PoolConfig } from 'pg';
 import { AuthNamespacePlugin } from './namespace-plugin';
 import { LazyPGliteDialect } from './pglite-dialect';
+import { rememberPool } from './prepared-statements';
 
 export interface ConnectOptions {
   /** pg pool size; 0 or undefined = node-postgres default (10). Ignored for PGlite. */
@@ -55,7 +56,10 @@ export function connect<DB>(url: string, options: ConnectOptions = {}): Kysely<D
     if (options.maxPoolSize !== undefined && options.maxPoolSize > 0) config.max = options.maxPoolSize;
     const pool = new Pool(config);
     pool.on('error', (err) => options.onIdleConnectionError?.(err));
-    dialect = new PostgresDialect({ pool });
+    // Remembered for executeNamed (prepared-statements.ts): hot reads run as named statements on this pool.
+    const db = withAuthNamespace(new Kysely<DB>({ dialect: new PostgresDialect({ pool }) }), options.authNamespace);
+    rememberPool(db as Kysely<unknown>, pool);
+    return db;
   } else {
     dialect = new LazyPGliteDialect({ dataDir: parsed.dataDir });
   }

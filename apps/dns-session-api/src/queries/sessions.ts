@@ -1,4 +1,5 @@
 import { CompiledQuery, sql } from 'kysely';
+import { executeNamed } from '@keyzone/db';
 import type { Db } from './db';
 import type { UserRow } from './users';
 
@@ -43,7 +44,8 @@ type LiveSessionRow = NonNullable<Awaited<ReturnType<ReturnType<typeof liveSessi
 
 // This read runs on every request that carries a cookie. Kysely would rebuild and recompile the same SQL each
 // time (a measurable share of the request's CPU), so the SQL is compiled once per Kysely instance (its plugins
-// shape the SQL) and only the two parameters, sid and now, are bound per call.
+// shape the SQL) and only the two parameters, sid and now, are bound per call. On PostgreSQL it also runs as a named
+// statement, so the server parses and plans the join once per connection rather than on every request.
 const compiledLiveSession = new WeakMap<Db, CompiledQuery<LiveSessionRow>>();
 const SID_PLACEHOLDER = '\u0000sid';
 const NOW_PLACEHOLDER = new Date(0);
@@ -63,7 +65,7 @@ function liveSessionStatement(db: Db, sid: string, now: Date): CompiledQuery<Liv
 
 /** A live session of a live user in a live group; undefined when unknown, expired, or the user/group is deleted. */
 export async function findLiveSession(db: Db, sid: string, now: Date): Promise<StoredSession | undefined> {
-  const row = (await db.executeQuery(liveSessionStatement(db, sid, now))).rows[0];
+  const [row] = await executeNamed(db, 'dns_live_session', liveSessionStatement(db, sid, now));
   if (!row) return undefined;
   const data = typeof row.data === 'string' ? (JSON.parse(row.data) as Record<string, unknown>) : (row.data as Record<string, unknown>);
   const user: UserRow = {
