@@ -177,7 +177,7 @@ async function main() {
       },
     ];
 
-    // Alternating rounds (base, app, base, app, ...) and the median of the per-round ratios, so load from
+    // Alternating rounds (base then app, app then base, ...) and the median of the per-round ratios, so load from
     // elsewhere on the machine shifts both sides of a ratio rather than one.
     const rounds = arg('rounds', 3);
     const only = process.argv.includes('--only') ? Number(arg('only', 0)) : undefined; // profiling one comparison
@@ -192,10 +192,20 @@ async function main() {
     for (const c of comparisons) {
       const results = [];
       for (let i = 0; i < rounds; i++) {
-        const base = await c.base();
-        const baseCpu = cannon.lastCpuPerRequest;
-        const app = await c.app();
-        results.push({ app, base, ratio: app / base, appCpu: cannon.lastCpuPerRequest, baseCpu });
+        // The side that goes first flips every round, so neither always meets the machine in the same state.
+        let base, baseCpu, app, appCpu;
+        if (i % 2 === 0) {
+          base = await c.base();
+          baseCpu = cannon.lastCpuPerRequest;
+          app = await c.app();
+          appCpu = cannon.lastCpuPerRequest;
+        } else {
+          app = await c.app();
+          appCpu = cannon.lastCpuPerRequest;
+          base = await c.base();
+          baseCpu = cannon.lastCpuPerRequest;
+        }
+        results.push({ app, base, ratio: app / base, appCpu, baseCpu });
       }
       results.sort((a, b) => a.ratio - b.ratio);
       const median = results[Math.floor(results.length / 2)];
