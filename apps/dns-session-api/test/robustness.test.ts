@@ -35,7 +35,7 @@ interface Attempt {
 }
 
 const LONG = 'x'.repeat(100_000);
-const BAD_IDS = ['abc', '-1', '0', '0.5', '1e3', '1e309', '9007199254740992', '2147483648', '99999999999999999999', '%00', '%ED%A0%80', '1%00', ' 1', 'x'.repeat(2000)];
+const BAD_IDS = ['%', '%zz', '%E0%A4%A', 'abc', '-1', '0', '0.5', '1e3', '1e309', '9007199254740992', '2147483648', '99999999999999999999', '%00', '%ED%A0%80', '1%00', ' 1', 'x'.repeat(2000)];
 const BAD_QUERY_VALUES = ['abc', '-1', '0.5', '1e309', '9007199254740992', '%00', '%ED%A0%80', 'x'.repeat(4000)];
 /** Raw JSON number texts (1e309 overflows to Infinity in JSON.parse; JSON.stringify cannot write it). */
 const BAD_NUMBERS = ['1e309', '-1e309', '-1', '9007199254740992', '0.5', '1e2000', '-0.5', '99999999999999999999'];
@@ -154,7 +154,8 @@ function attemptsFor(operation: Operation): Attempt[] {
   }
 
   // whole bodies
-  for (const raw of ['{"a":', '[]', '[{}]', '"text"', '42', 'null', 'true', '', '{"a":1}}', '\u0000', '{"__proto__":{"x":1}}']) {
+  const deep = '['.repeat(30_000) + ']'.repeat(30_000);
+  for (const raw of [deep, `{"a":${deep}}`, '{"a":', '[]', '[{}]', '"text"', '42', 'null', 'true', '', '{"a":1}}', '\u0000', '{"__proto__":{"x":1}}']) {
     attempts.push({ what: `body ${JSON.stringify(raw)}`, method, path: live, raw, headers: json, status: 400 });
   }
   attempts.push({ what: 'unknown field', method, path: live, raw: JSON.stringify({ ...base, bogus_field: 1 }), headers: json, status: 400, names: 'bogus_field' });
@@ -169,6 +170,7 @@ function attemptsFor(operation: Operation): Attempt[] {
   for (const [field, property] of Object.entries((schema.properties ?? {}) as Record<string, Json>)) {
     const type = typeOf(property);
     const values = [...(WRONG_TYPES[type] ?? WRONG_TYPES.string!)];
+    values.push('['.repeat(20_000) + ']'.repeat(20_000), '{"a":'.repeat(5_000) + '1' + '}'.repeat(5_000));
     if (type === 'string') values.push('"a\\u0000b"', '"\\ud800"', '"x\\udfff"', '"\\u0000"', JSON.stringify(LONG));
     if (type === 'integer' || type === 'number') values.push(...BAD_NUMBERS);
     if (type === 'array') values.push('[9007199254740992]', '[2147483648]', '["\\u0000"]');
