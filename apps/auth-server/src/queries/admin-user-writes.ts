@@ -2,40 +2,20 @@
 // the identities of a whole page of users. Each function takes the executor first.
 import { sql } from 'kysely';
 import { identityColumns, userColumns, type IdentityRow, type UserRow } from './columns';
-import type { Executor } from './users';
-import { mergedMetadata, NIL_UUID } from './users';
+import type { Executor, NewUser } from './users';
+import { insertUser, mergedMetadata } from './users';
 
 /** jsonb parameter: serialized here so arrays inside stay JSON on every driver. */
 const jsonb = (value: Record<string, unknown>) => JSON.stringify(value) as never;
 
-export interface AdminNewUser {
-  id: string;
-  aud: string;
-  role: string;
-  email: string | null;
-  phone: string | null;
-  encrypted_password: string;
-  email_confirmed_at: Date | null;
+/** Admin-created users: any confirmation state, optionally banned, never anonymous. */
+export type AdminNewUser = Omit<NewUser, 'is_anonymous' | 'confirmation_sent_at' | 'phone_confirmed_at' | 'banned_until'> & {
   phone_confirmed_at: Date | null;
   banned_until: Date | null;
-  raw_app_meta_data: Record<string, unknown>;
-  raw_user_meta_data: Record<string, unknown>;
-  created_at: Date;
-  updated_at: Date;
-}
+};
 
-export async function insertAdminUser(db: Executor, user: AdminNewUser): Promise<UserRow> {
-  return (await db
-    .insertInto('auth.users')
-    .values({
-      ...user,
-      instance_id: NIL_UUID,
-      is_anonymous: false,
-      raw_app_meta_data: jsonb(user.raw_app_meta_data),
-      raw_user_meta_data: jsonb(user.raw_user_meta_data),
-    })
-    .returning(userColumns)
-    .executeTakeFirstOrThrow()) as UserRow;
+export function insertAdminUser(db: Executor, user: AdminNewUser): Promise<UserRow> {
+  return insertUser(db, { ...user, is_anonymous: false, confirmation_sent_at: null });
 }
 
 /** The user row, locked for the rest of the transaction (closes update/delete races). */

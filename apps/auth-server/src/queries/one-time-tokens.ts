@@ -1,13 +1,8 @@
 // SQL for auth.one_time_tokens (mirrors the *_token columns of auth.users, reference §5.1).
+import type { OneTimeTokenType } from '@keyzone/db';
 import type { Executor } from './users';
 
-export type OneTimeTokenType =
-  | 'confirmation_token'
-  | 'reauthentication_token'
-  | 'recovery_token'
-  | 'email_change_token_new'
-  | 'email_change_token_current'
-  | 'phone_change_token';
+export type { OneTimeTokenType };
 
 export async function findOneTimeTokenHash(db: Executor, userId: string, type: OneTimeTokenType): Promise<string | undefined> {
   const row = await db

@@ -44,6 +44,7 @@ export interface NewUser {
   encrypted_password: string;
   email_confirmed_at: Date | null;
   phone_confirmed_at?: Date | null;
+  banned_until?: Date | null;
   confirmation_sent_at: Date | null;
   raw_app_meta_data: Record<string, unknown>;
   raw_user_meta_data: Record<string, unknown>;

@@ -7,7 +7,7 @@ import { clientInfo } from '../http/client';
 import { validate } from '../http/validate';
 import { sendPasswordlessEmail } from '../services/email-flows';
 import { pkceOf, requestRedirect } from './email-common';
-import { metadataObject, optionalString } from './schemas';
+import { metadataObject, optionalString, pkceFields } from './schemas';
 
 const OtpBody = z.object({
   email: optionalString,
@@ -15,8 +15,7 @@ const OtpBody = z.object({
   create_user: z.boolean().nullish(),
   data: metadataObject,
   channel: optionalString,
-  code_challenge: optionalString,
-  code_challenge_method: optionalString,
+  ...pkceFields,
 });
 
 export function otp(deps: Deps): RequestHandler {
@@ -42,8 +41,7 @@ export function otp(deps: Deps): RequestHandler {
 const MagicLinkBody = z.object({
   email: optionalString,
   data: metadataObject,
-  code_challenge: optionalString,
-  code_challenge_method: optionalString,
+  ...pkceFields,
 });
 
 export function magiclink(deps: Deps): RequestHandler {

@@ -7,9 +7,9 @@ import { clientInfo } from '../http/client';
 import { validate } from '../http/validate';
 import { sendRecoveryEmail } from '../services/email-flows';
 import { pkceOf, requestRedirect } from './email-common';
-import { optionalString } from './schemas';
+import { optionalString, pkceFields } from './schemas';
 
-const RecoverBody = z.object({ email: optionalString, code_challenge: optionalString, code_challenge_method: optionalString });
+const RecoverBody = z.object({ email: optionalString, ...pkceFields });
 
 export function recover(deps: Deps): RequestHandler {
   return async (req, res) => {

@@ -7,14 +7,13 @@ import { clientInfo } from '../http/client';
 import { validate } from '../http/validate';
 import { resendEmail } from '../services/email-flows';
 import { pkceOf, requestRedirect } from './email-common';
-import { optionalString } from './schemas';
+import { optionalString, pkceFields } from './schemas';
 
 const ResendBody = z.object({
   type: optionalString,
   email: optionalString,
   phone: optionalString,
-  code_challenge: optionalString,
-  code_challenge_method: optionalString,
+  ...pkceFields,
 });
 
 export function resend(deps: Deps): RequestHandler {

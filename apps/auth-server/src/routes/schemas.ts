@@ -18,3 +18,6 @@ export const columnString = z
   .max(255)
   .nullish()
   .transform((v) => (v === null || v === undefined || v === '' ? undefined : v));
+
+/** The PKCE pair every email flow accepts (auth-js sends both, possibly null). */
+export const pkceFields = { code_challenge: optionalString, code_challenge_method: optionalString };

@@ -7,17 +7,16 @@ import { ApiError, ErrorCode } from '../errors';
 import { clientInfo } from '../http/client';
 import { requestLimiter } from '../http/rate-limit';
 import { validate } from '../http/validate';
-import { signInAnonymously, signUpWithEmail } from '../services/accounts';
-import { signUpWithPhone } from '../services/phone-signup';
-import { metadataObject, optionalString } from './schemas';
+import { signInAnonymously } from '../services/accounts';
+import { signUpWithEmail, signUpWithPhone } from '../services/password-signup';
+import { metadataObject, optionalString, pkceFields } from './schemas';
 
 const SignupBody = z.object({
   email: optionalString,
   phone: optionalString,
   password: optionalString,
   data: metadataObject,
-  code_challenge: optionalString,
-  code_challenge_method: optionalString,
+  ...pkceFields,
 });
 
 export function signup(deps: Deps): RequestHandler {

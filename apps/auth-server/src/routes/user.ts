@@ -8,7 +8,7 @@ import { clientInfo } from '../http/client';
 import { validate } from '../http/validate';
 import { serializeUser } from '../serialize';
 import { updateUser } from '../services/user-update';
-import { metadataObject, optionalString } from './schemas';
+import { metadataObject, optionalString, pkceFields } from './schemas';
 import { pkceOf, requestRedirect } from './email-common';
 
 export function getUser(deps: Deps): RequestHandler {
@@ -30,8 +30,7 @@ const UpdateUserBody = z.object({
   password: optionalString,
   nonce: optionalString,
   email: optionalString,
-  code_challenge: optionalString,
-  code_challenge_method: optionalString,
+  ...pkceFields,
 });
 
 export function putUser(deps: Deps): RequestHandler {

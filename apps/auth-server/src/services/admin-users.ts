@@ -116,6 +116,17 @@ async function withIdentities(db: Executor, user: UserRow): Promise<UserJson> {
   return serializeUser(user, identities.get(user.id) ?? []);
 }
 
+/** The audit row of an admin create/update/delete: who acted, on which user (id, email, phone). */
+function auditAdminChange(
+  tx: Executor,
+  input: { actor: AdminActor; client: ClientInfo },
+  action: AuditAction,
+  user: Pick<UserRow, 'id' | 'email' | 'phone'>,
+  at: Date,
+): Promise<void> {
+  return audit(tx, { actor: input.actor, action, client: input.client, at, traits: { user_id: user.id, user_email: user.email ?? '', user_phone: user.phone ?? '' } });
+}
+
 /**
  * The count corrected by what the page proves: a short, non-empty page (or a short first page) is
  * the end of the list, so the total is exact; an empty page further on means at most the rows
@@ -205,13 +216,7 @@ export async function createUser(
           }),
         );
       }
-      await audit(tx, {
-        actor: input.actor,
-        action: AuditAction.userSignedUp,
-        client: input.client,
-        at: now,
-        traits: { user_id: id, user_email: email ?? '', user_phone: phone ?? '' },
-      });
+      await auditAdminChange(tx, input, AuditAction.userSignedUp, user, now);
       return serializeUser(user, identities);
     });
   } catch (err) {
@@ -282,13 +287,7 @@ export async function updateUser(
       if (f.appMetadata) patch.merge_app_metadata = f.appMetadata;
       if (f.userMetadata) patch.merge_user_metadata = f.userMetadata;
       const updated = await updateUserFields(tx, user.id, patch, now);
-      await audit(tx, {
-        actor: input.actor,
-        action: AuditAction.userModified,
-        client: input.client,
-        at: now,
-        traits: { user_id: user.id, user_email: updated.email ?? '', user_phone: updated.phone ?? '' },
-      });
+      await auditAdminChange(tx, input, AuditAction.userModified, updated, now);
       return withIdentities(tx, updated);
     });
   } catch (err) {
@@ -305,13 +304,7 @@ export async function deleteUser(
   await deps.db.transaction().execute(async (tx) => {
     const user = await lockUserById(tx, input.id);
     if (!user) throw userNotFound();
-    await audit(tx, {
-      actor: input.actor,
-      action: AuditAction.userDeleted,
-      client: input.client,
-      at: now,
-      traits: { user_id: user.id, user_email: user.email ?? '', user_phone: user.phone ?? '' },
-    });
+    await auditAdminChange(tx, input, AuditAction.userDeleted, user, now);
     if (!input.soft) {
       await deleteUserById(tx, user.id);
     } else if (user.deleted_at === null) {
