@@ -268,7 +268,7 @@ describe('robustness: every documented operation, malformed input', () => {
 });
 
 describe('the error renderer under every route', () => {
-  test('a NUL that reaches PostgreSQL unchecked is a 400 in the error shape, not a 500', async () => {
+  test('a NUL that reaches PostgreSQL unchecked is a 400, a deadlock a 409, both in the error shape, not a 500', async () => {
     // the routes refuse NUL field by field; this is the net below them, fed a real driver error
     const app = express();
     app.get('/nul', (_req, _res, next) => {
@@ -276,6 +276,24 @@ describe('the error renderer under every route', () => {
     });
     app.get('/jsonb', (_req, _res, next) => {
       sql`select ${'{"a":"\\u0000"}'}::jsonb ->> 'a' as v`.execute(t.deps.db).then(() => next(new Error('PostgreSQL took a NUL')), next);
+    });
+    app.get('/deadlock', (_req, _res, next) => {
+      // two transactions locking the same two rows in opposite orders: PostgreSQL aborts one with 40P01
+      const db = t.deps.db;
+      const lockBoth = (first: number, second: number, bothHold: Promise<void>, holding: () => void) =>
+        db.transaction().execute(async (trx) => {
+          await sql`select id from dns.groups where id = ${first} for update`.execute(trx);
+          holding();
+          await bothHold;
+          await sql`select id from dns.groups where id = ${second} for update`.execute(trx);
+        });
+      let holds = 0;
+      let release!: () => void;
+      const bothHold = new Promise<void>((resolve) => (release = resolve));
+      const holding = () => (++holds === 2 ? release() : undefined);
+      const [a, b] = [ids.group, ids.subgroup] as [number, number];
+      Promise.all([lockBoth(a, b, bothHold, holding), lockBoth(b, a, bothHold, holding)])
+        .then(() => next(new Error('no deadlock')), next);
     });
     app.use(renderError);
     const server = await listen(app, { host: '127.0.0.1', port: 0, keepAliveTimeoutSeconds: 5 });
@@ -285,6 +303,9 @@ describe('the error renderer under every route', () => {
         expect(res.status).toBe(400);
         expect(await res.json()).toEqual({ statusCode: 400, error: 'Bad Request', message: 'Invalid request payload input: text may not contain NUL characters' });
       }
+      const res = await fetch(`${urlOf(server)}/deadlock`);
+      expect(res.status).toBe(409);
+      expect(await res.json()).toEqual({ statusCode: 409, error: 'Conflict', message: 'A concurrent change conflicted with this request; nothing was written, please retry' });
     } finally {
       await close(server);
     }

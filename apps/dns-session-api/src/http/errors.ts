@@ -19,6 +19,8 @@ export const renderError: ErrorRequestHandler = (err, req, res, next) => {
   const apiError = toApiError(err);
   if (apiError.statusCode === 500) {
     req.log?.error({ err, reqId: req.id }, 'request failed');
+  } else if (apiError.cause !== undefined && !(err instanceof ApiError)) {
+    req.log?.warn({ err, reqId: req.id }, 'request refused after a database error');
   }
   res.status(apiError.statusCode);
   const body = apiError.statusCode === 500 ? { ...new ApiError('internal', MESSAGES.internal).body() } : apiError.body();
@@ -33,6 +35,12 @@ function toApiError(err: unknown): ApiError {
   const sqlState = pgErrorCode(err);
   if (sqlState === '22021' || sqlState === '22P05') {
     return new ApiError('bad_request', `${MESSAGES.invalidPayload}: text may not contain NUL characters`);
+  }
+  // A deadlock (40P01) or serialization failure (40001): PostgreSQL rolled the transaction back, so nothing was
+  // written and the same request may simply be sent again. Lock orders are kept consistent so this should not
+  // happen; when it does, the client gets an honest conflict (and the log a warning), not a 500.
+  if (sqlState === '40P01' || sqlState === '40001') {
+    return new ApiError('conflict', 'A concurrent change conflicted with this request; nothing was written, please retry', undefined, { cause: err });
   }
   const status = (err as { status?: unknown; statusCode?: unknown })?.status ?? (err as { statusCode?: unknown })?.statusCode;
   const type = (err as { type?: unknown })?.type;
