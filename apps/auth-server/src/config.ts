@@ -6,6 +6,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { loadAuthConfig, type AuthConfig } from '@keyzone/config';
 import { defaultDatabaseUrl } from '@keyzone/db';
+import type { CreateLoggerOptions } from '@keyzone/logging';
 
 export const APP_NAME = 'auth-server';
 
@@ -33,4 +34,17 @@ export function readConfig(env: Record<string, string | undefined>, cwd: string)
   const first = loadAuthConfig({ env, cwd, defaults });
   if (first.api.port === 8081) return first;
   return loadAuthConfig({ env, cwd, defaults: { ...defaults, API_EXTERNAL_URL: `http://localhost:${first.api.port}` } });
+}
+
+/**
+ * Logger options for main.ts (issue 2): human-readable lines in development (NODE_ENV unset or
+ * anything but production and test) when writing to the console; JSON in production, in tests and
+ * whenever LOG_FILE is set, so files and log shippers always get one JSON object per line.
+ */
+export function loggerOptions(
+  env: Record<string, string | undefined>,
+  config: Pick<AuthConfig, 'log'>,
+): CreateLoggerOptions & { pretty: boolean } {
+  const development = env.NODE_ENV !== 'production' && env.NODE_ENV !== 'test';
+  return { name: APP_NAME, level: config.log.level, file: config.log.file, pretty: development && !config.log.file };
 }

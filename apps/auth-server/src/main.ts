@@ -8,7 +8,7 @@ import { createLogger } from '@keyzone/logging';
 import { createJwtService } from '@keyzone/tokens';
 import { createApp } from './app';
 import { createMailer } from './mail/mailer';
-import { readConfig } from './config';
+import { loggerOptions, readConfig } from './config';
 import { systemClock, type Deps } from './deps';
 import { VERSION } from './version';
 
@@ -37,12 +37,7 @@ async function main(argv: string[]): Promise<void> {
   } catch (err) {
     exitOnConfigError(err);
   }
-  const log = createLogger({
-    name: 'auth-server',
-    level: config.log.level,
-    file: config.log.file,
-    pretty: process.env.NODE_ENV !== 'production' && process.stdout.isTTY === true,
-  });
+  const log = createLogger(loggerOptions(process.env, config));
 
   const { db, applied } = await openDatabase(config);
   if (applied.length > 0) log.info({ migrations: applied }, 'migrations applied');

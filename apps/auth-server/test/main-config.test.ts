@@ -1,10 +1,12 @@
 // What main.ts reads: development defaults (embedded PGlite, a JWT secret kept in .data/jwt-secret
 // with mode 0600, the external URL following the port) and none in production.
 import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { Writable } from 'node:stream';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ConfigError } from '@keyzone/config';
-import { readConfig } from '../src/config';
+import { createLogger } from '@keyzone/logging';
+import { loggerOptions, readConfig } from '../src/config';
 
 const fresh = () => mkdtempSync(path.join(tmpdir(), 'kz-auth-main-'));
 
@@ -40,4 +42,37 @@ it('production: no defaults, every missing setting is named', () => {
   expect(error).toBeInstanceOf(ConfigError);
   const message = (error as Error).message;
   for (const name of ['AUTH_SITE_URL', 'AUTH_API_EXTERNAL_URL', 'AUTH_DATABASE_URL', 'AUTH_JWT_SECRET']) expect(message).toContain(name);
+});
+
+describe('loggerOptions (issue 2: human-readable output in development)', () => {
+  const config = (file?: string) => ({ log: { level: 'info', file } }) as Parameters<typeof loggerOptions>[1];
+  it('pretty in development (NODE_ENV unset or development) on the console', () => {
+    expect(loggerOptions({}, config())).toMatchObject({ name: 'auth-server', level: 'info', pretty: true });
+    expect(loggerOptions({ NODE_ENV: 'development' }, config()).pretty).toBe(true);
+  });
+  it('JSON in production, in tests, and whenever LOG_FILE is set', () => {
+    expect(loggerOptions({ NODE_ENV: 'production' }, config()).pretty).toBe(false);
+    expect(loggerOptions({ NODE_ENV: 'test' }, config()).pretty).toBe(false);
+    expect(loggerOptions({ NODE_ENV: 'development' }, config('/tmp/auth.log'))).toMatchObject({ pretty: false, file: '/tmp/auth.log' });
+  });
+  it('the chosen options give readable lines in development and JSON in production', async () => {
+    const lines = async (env: Record<string, string>) => {
+      const out: string[] = [];
+      const destination = new Writable({
+        write(chunk: Buffer, _encoding, done) {
+          out.push(chunk.toString());
+          done();
+        },
+      });
+      createLogger({ ...loggerOptions(env, config()), destination }).info({ user: 'u1' }, 'hello');
+      // pino-pretty writes through a transform stream: wait until the line arrives.
+      for (let i = 0; i < 1000 && out.length === 0; i++) await new Promise((resolve) => setImmediate(resolve));
+      return out.join('');
+    };
+    const json = await lines({ NODE_ENV: 'production' });
+    expect(JSON.parse(json)).toMatchObject({ level: 'info', name: 'auth-server', msg: 'hello' });
+    const pretty = await lines({ NODE_ENV: 'development' });
+    expect(pretty).toContain('hello');
+    expect(() => JSON.parse(pretty)).toThrow();
+  });
 });
