@@ -4,7 +4,8 @@
 // query parameters, in both error shapes, and checks that rejected writes left nothing behind.
 import { sql } from 'kysely';
 import { startEmailTestServer, type EmailTestServer } from './helpers/email-server';
-import { signUp, uniqueEmail } from './helpers/users';
+import { call } from './helpers/http';
+import { signIn, uniqueEmail } from './helpers/users';
 
 jest.setTimeout(240_000);
 
@@ -166,7 +167,12 @@ function describeValue(value: unknown): string {
   return s.length > 40 ? `${s.slice(0, 40)}…(${s.length})` : s;
 }
 
-describe('robustness: bad input never gives a 500', () => {
+// Twice: with autoconfirm (sign-ups answer sessions) and without (they send confirmation mail),
+// both with phone sign-ups and anonymous users enabled, so each branch sees the bad input.
+describe.each([
+  ['autoconfirm on', 'true'],
+  ['autoconfirm off', 'false'],
+])('robustness (%s): bad input never gives a 500', (_label, autoconfirm) => {
   let server: EmailTestServer;
   let adminToken: string;
   let userToken: string;
@@ -175,7 +181,10 @@ describe('robustness: bad input never gives a 500', () => {
   beforeAll(async () => {
     server = await startEmailTestServer({
       env: {
-        MAILER_AUTOCONFIRM: 'true',
+        MAILER_AUTOCONFIRM: autoconfirm,
+        EXTERNAL_PHONE_ENABLED: 'true',
+        SMS_AUTOCONFIRM: autoconfirm,
+        EXTERNAL_ANONYMOUS_USERS_ENABLED: 'true',
         SMTP_MAX_FREQUENCY: '0',
         RATE_LIMIT_EMAIL_SENT: '100000',
         RATE_LIMIT_TOKEN_REFRESH: '100000',
@@ -185,14 +194,21 @@ describe('robustness: bad input never gives a 500', () => {
       },
     });
     adminToken = await server.adminToken();
-    const session = await signUp(server.url);
-    userToken = session.access_token;
-    targetUserId = (await signUp(server.url)).user.id;
+    userToken = (await freshSession()).access_token;
+    targetUserId = (await freshSession()).user.id;
   });
 
   afterAll(async () => {
     await server?.close();
   });
+
+  /** A confirmed user (made by the admin API, so it works with autoconfirm on or off) and a session. */
+  async function freshSession() {
+    const email = uniqueEmail('robust');
+    const created = await call(server.url, 'POST', '/admin/users', { token: adminToken, body: { email, password: 'password-123', email_confirm: true } });
+    if (created.status !== 200) throw new Error(`admin create failed: ${created.status} ${created.text}`);
+    return signIn(server.url, email, 'password-123');
+  }
 
   function headersFor(auth: Auth, newShape: boolean, contentType = 'application/json'): Record<string, string> {
     const headers: Record<string, string> = { 'content-type': contentType };
@@ -283,6 +299,21 @@ describe('robustness: bad input never gives a 500', () => {
       probes.push({ what: `authorization ${auth.slice(0, 20)}`, method: 'GET', path: '/user', headers: { authorization: auth } });
       probes.push({ what: `authorization ${auth.slice(0, 20)}`, method: 'GET', path: '/admin/users', headers: { authorization: auth } });
     }
+    for (const [name, value] of [
+      ['user-agent', 'u'.repeat(12_000)],
+      ['sb-forwarded-for', 'not-an-ip, 1.2.3.4'],
+      ['sb-forwarded-for', '9'.repeat(200)],
+      ['x-request-id', 'r'.repeat(8_000)],
+      ['referer', 'javascript:alert(1)'],
+    ] as const) {
+      probes.push({
+        what: `header ${name}`,
+        method: 'POST',
+        path: '/signup',
+        headers: { 'content-type': 'application/json', [name]: value },
+        body: JSON.stringify({ email: uniqueEmail('hdr'), password: 'password-123' }),
+      });
+    }
     for (const version of ['garbage', '9999-99-99', '2024-13-45', '']) {
       probes.push({ what: `version ${version}`, method: 'POST', path: '/signup', headers: { 'content-type': 'application/json', 'x-supabase-api-version': version }, body: '[' });
     }
@@ -291,7 +322,7 @@ describe('robustness: bad input never gives a 500', () => {
   });
 
   it('an oversized body is 413 in either shape, on public, user and admin routes', async () => {
-    userToken = (await signUp(server.url)).access_token; // the /logout probes ended the first session
+    userToken = (await freshSession()).access_token; // the /logout probes ended the first session
     const big = JSON.stringify({ email: uniqueEmail(), password: 'password-123', data: { blob: 'x'.repeat(1024 * 1024 + 10) } });
     for (const [method, path, auth] of [
       ['POST', '/signup', 'none'],
@@ -338,7 +369,7 @@ describe('robustness: bad input never gives a 500', () => {
   });
 
   it('a NUL in PUT /user data leaves the metadata unchanged', async () => {
-    const session = await signUp(server.url);
+    const session = await freshSession();
     const headers = { 'content-type': 'application/json', authorization: `Bearer ${session.access_token}` };
     const ok = await send(server.url, { what: 'set', method: 'PUT', path: '/user', headers, body: JSON.stringify({ data: { keep: 1 } }) });
     expect(ok.status).toBe(200);
