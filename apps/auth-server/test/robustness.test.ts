@@ -351,6 +351,7 @@ describe.each([
       ['POST', '/signup', 'none', { email, password: 'password-123', data: { ['k\u0000']: 1 } }],
       ['POST', '/signup', 'none', { email, password: 'password-123', data: { a: LONE_HIGH } }],
       ['POST', '/signup', 'none', { email: `${NUL}@example.com`, password: 'password-123' }],
+      ['POST', '/signup', 'none', { email, password: 'password-123', data: { deep: JSON.parse(`${'['.repeat(2000)}"${'\\u0000'}"${']'.repeat(2000)}`) } }],
       ['POST', '/otp', 'none', { email, data: { a: NUL } }],
       ['POST', '/magiclink', 'none', { email, data: { a: LONE_LOW } }],
       ['POST', '/admin/users', 'admin', { email, password: 'password-123', user_metadata: { a: NUL } }],

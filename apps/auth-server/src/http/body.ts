@@ -19,11 +19,23 @@ function unstorableString(s: string): boolean {
   return s.includes('\u0000') || LONE_SURROGATE.test(s);
 }
 
-function containsUnstorable(value: unknown, depth = 0): boolean {
-  if (typeof value === 'string') return unstorableString(value);
-  if (depth > 256 || value === null || typeof value !== 'object') return false;
-  if (Array.isArray(value)) return value.some((v) => containsUnstorable(v, depth + 1));
-  return Object.entries(value).some(([k, v]) => unstorableString(k) || containsUnstorable(v, depth + 1));
+/** Walks every string and object key, however deep (an explicit stack: no recursion limit). */
+function containsUnstorable(root: unknown): boolean {
+  const pending: unknown[] = [root];
+  while (pending.length > 0) {
+    const value = pending.pop();
+    if (typeof value === 'string') {
+      if (unstorableString(value)) return true;
+    } else if (Array.isArray(value)) {
+      pending.push(...value);
+    } else if (value !== null && typeof value === 'object') {
+      for (const [key, item] of Object.entries(value)) {
+        if (unstorableString(key)) return true;
+        pending.push(item);
+      }
+    }
+  }
+  return false;
 }
 
 /**
