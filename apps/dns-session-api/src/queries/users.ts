@@ -1,4 +1,5 @@
-import { sql } from 'kysely';
+import { CompiledQuery, sql } from 'kysely';
+import { executeNamed } from '@keyzone/db';
 import type { PasswordScheme } from '../services/passwords';
 import type { Db } from './db';
 
@@ -151,7 +152,12 @@ export async function findUserWithAccess(
   id: number,
   viewerGroupId: number,
 ): Promise<(UserRow & { accessible: boolean }) | undefined> {
-  const result = await sql<UserRow & { accessible: boolean }>`
+  const [row] = await executeNamed(db, 'dns_user_with_access', userWithAccessStatement(db, id, viewerGroupId));
+  return row;
+}
+
+function userWithAccessQuery(id: number, viewerGroupId: number) {
+  return sql<UserRow & { accessible: boolean }>`
     with recursive up(id, parent_id, depth) as (
       select g.id, g.parent_id, 0 from dns.groups g join dns.users u on u.group_id = g.id where u.id = ${id}
       union all
@@ -160,6 +166,20 @@ export async function findUserWithAccess(
     select u.id, u.group_id, u.username, u.email, u.first_name, u.last_name, u.is_admin, u.deleted_at,
       exists(select 1 from up where up.id = ${viewerGroupId}) as accessible
     from dns.users u
-    where u.id = ${id}`.execute(db);
-  return result.rows[0];
+    where u.id = ${id}`;
+}
+
+// Runs on every read of another user (GET /user/<id>): compiled once per Kysely instance and, on PostgreSQL, run
+// as a named statement so the recursive query is not re-planned on every request.
+const compiledUserWithAccess = new WeakMap<Db, string>();
+
+function userWithAccessStatement(db: Db, id: number, viewerGroupId: number): CompiledQuery<UserRow & { accessible: boolean }> {
+  let text = compiledUserWithAccess.get(db);
+  if (text === undefined) {
+    const compiled = userWithAccessQuery(-1, -2).compile(db);
+    if (compiled.parameters.join(',') !== '-1,-2,-1') throw new Error('findUserWithAccess: unexpected parameters in the compiled query');
+    text = compiled.sql;
+    compiledUserWithAccess.set(db, text);
+  }
+  return CompiledQuery.raw(text, [id, viewerGroupId, id]) as CompiledQuery<UserRow & { accessible: boolean }>;
 }
