@@ -267,6 +267,7 @@ describe.each([
   });
 
   it('query parameters: bad grant types, scopes, pages, filters, verify links', async () => {
+    userToken = (await freshSession()).access_token; // the /logout probes ended the first session
     const probes: Probe[] = [];
     const add = (method: string, path: string, auth: Auth, body?: string) => {
       for (const newShape of [false, true]) probes.push({ what: 'query', method, path, headers: headersFor(auth, newShape), body });
@@ -314,6 +315,11 @@ describe.each([
         body: JSON.stringify({ email: uniqueEmail('hdr'), password: 'password-123' }),
       });
     }
+    // A long array once per kind of route (the NUL check must not spread it onto the call stack).
+    const longArray = new Array(400_000).fill(1);
+    add('POST', '/signup', 'none', JSON.stringify({ email: uniqueEmail('long'), password: 'password-123', data: { list: longArray } }));
+    add('PUT', '/user', 'user', JSON.stringify({ data: { list: longArray } }));
+    add('POST', '/admin/users', 'admin', JSON.stringify({ email: uniqueEmail('long'), app_metadata: { list: longArray } }));
     for (const version of ['garbage', '9999-99-99', '2024-13-45', '']) {
       probes.push({ what: `version ${version}`, method: 'POST', path: '/signup', headers: { 'content-type': 'application/json', 'x-supabase-api-version': version }, body: '[' });
     }

@@ -27,7 +27,7 @@ function containsUnstorable(root: unknown): boolean {
     if (typeof value === 'string') {
       if (unstorableString(value)) return true;
     } else if (Array.isArray(value)) {
-      pending.push(...value);
+      for (const item of value) pending.push(item); // not push(...value): a long array would overflow the stack
     } else if (value !== null && typeof value === 'object') {
       for (const [key, item] of Object.entries(value)) {
         if (unstorableString(key)) return true;
