@@ -3,7 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import pino from 'pino';
-import type { AuthConfig } from '@keyzone/config';
+import { DEFAULT_SUBJECTS, type AuthConfig } from '@keyzone/config';
 import { createMailer, type MailerConfig } from '../../src/mail/mailer';
 import { ApiError } from '../../src/errors';
 import { DEFAULT_BODIES } from '../../src/mail/kinds';
@@ -21,21 +21,8 @@ function capturingLogger() {
   return { log: pino({ level: 'debug' }, stream), lines };
 }
 
-const subjects: AuthConfig['mailer']['subjects'] = {
-  invite: "You've been invited",
-  confirmation: 'Confirm your email address',
-  recovery: 'Reset your password',
-  magicLink: 'Your sign-in link',
-  emailChange: 'Confirm your new email address',
-  reauthentication: '{{ .Token }} is your verification code',
-  passwordChangedNotification: 'Your password was changed',
-  emailChangedNotification: 'Your email address was changed',
-  phoneChangedNotification: 'Your phone number was changed',
-  identityLinkedNotification: 'A new sign-in method was linked to your account',
-  identityUnlinkedNotification: 'A sign-in method was removed from your account',
-  mfaFactorEnrolledNotification: 'A new verification method was added to your account',
-  mfaFactorUnenrolledNotification: 'A verification method was removed from your account',
-};
+// The spec's default subjects, as the config package ships them.
+const subjects: AuthConfig['mailer']['subjects'] = DEFAULT_SUBJECTS;
 const noTemplates = Object.fromEntries(Object.keys(subjects).map((k) => [k, undefined])) as AuthConfig['mailer']['templates'];
 
 function mailerConfig(smtp: Partial<AuthConfig['smtp']>, templates: Partial<AuthConfig['mailer']['templates']> = {}): MailerConfig {
