@@ -14,6 +14,14 @@ export function createApp(deps: Deps): Express {
   app.set('etag', false);
   app.use(requestLogging({ logger: deps.log, requestIdHeader: deps.config.api.requestIdHeader }));
   app.use(cors());
+  const outbox = deps.mailer?.outbox;
+  if (outbox) {
+    // Mail a request queued goes out once its transaction has committed, i.e. after the answer.
+    app.use((_req, res, next) => {
+      res.on('finish', () => outbox.afterRequest());
+      next();
+    });
+  }
   const router = buildRouter(deps);
   app.use('/auth/v1', router);
   app.use(router);

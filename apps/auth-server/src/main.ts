@@ -54,7 +54,8 @@ async function main(argv: string[]): Promise<void> {
     clock: systemClock.now,
   });
   // Mail goes over SMTP when SMTP_HOST is set; otherwise it is logged (development) or refused (production).
-  const mailer = createMailer({ config, log, production: process.env.NODE_ENV === 'production' });
+  const mailer = createMailer({ config, log, production: process.env.NODE_ENV === 'production', db });
+  mailer.outbox?.start();
   const deps: Deps = { config, db, jwt, mailer, sms: undefined, clock: systemClock, log };
   const app = createApp(deps);
   const server: Server = app.listen(config.api.port, config.api.host ?? '0.0.0.0', () => {
@@ -73,7 +74,9 @@ async function main(argv: string[]): Promise<void> {
     const force = setTimeout(() => process.exit(1), 15_000);
     force.unref();
     server.close(() => {
-      db.destroy()
+      mailer
+        .close()
+        .then(() => db.destroy())
         .catch((err: unknown) => log.error({ err }, 'closing the database failed'))
         .finally(() => process.exit(0));
     });

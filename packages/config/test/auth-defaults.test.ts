@@ -51,8 +51,8 @@ describe('defaults', () => {
       captcha: { enabled: false, provider: undefined, secret: undefined, timeout: 10, url: undefined },
     });
     expect(c.rateLimit).toEqual({
-      header: undefined, emailSent: 30, emailSentPeriod: 3600, smsSent: 30, tokenRefresh: 150, verify: 30, otp: 30,
-      anonymousUsers: 30,
+      header: undefined, emailSent: 30, emailSentPeriod: 3600, emailSentPerAddress: 5, emailSentPerClient: 10,
+      smsSent: 30, tokenRefresh: 150, verify: 30, otp: 30, anonymousUsers: 30,
     });
   });
 

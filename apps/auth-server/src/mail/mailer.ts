@@ -7,7 +7,11 @@ import { MAIL_LABELS, type OutgoingMail } from './kinds';
 import { buildActionLink, type ActionLinkParams, type LinkKind } from './links';
 import { renderHtml, renderSubject } from './render';
 import { TemplateStore } from './templates';
-import { createLogTransport, createSmtpTransport, createUnconfiguredTransport, type MailTransport } from './transport';
+import type { AuthDb } from '../deps';
+import { insertQueuedMail } from '../queries/mail-outbox';
+import type { Executor } from '../queries/users';
+import { MailOutbox, type OutboxOptions } from './outbox';
+import { createLogTransport, createSmtpTransport, createUnconfiguredTransport, type Envelope, type MailTransport } from './transport';
 
 export type MailerConfig = Pick<AuthConfig, 'siteUrl' | 'api' | 'smtp' | 'mailer'>;
 
@@ -19,6 +23,8 @@ export class Mailer {
     readonly transport: MailTransport,
     private readonly templates: TemplateStore,
     private readonly log: Logger,
+    /** Delivery of queued mail; undefined when the mailer was built without a database. */
+    readonly outbox?: MailOutbox,
   ) {}
 
   /** `{API_EXTERNAL_URL}{MAILER_URLPATHS_<KIND>}?token=<hash>&type=<type>&redirect_to=<url>` */
@@ -30,24 +36,45 @@ export class Mailer {
     return this.config.mailer.notifications[kind];
   }
 
-  /** Renders and sends one message. A failure becomes 500 unexpected_failure; the cause is logged. */
-  async send(mail: OutgoingMail): Promise<{ messageId: string }> {
+  private refuseUnconfigured(mail: OutgoingMail): void {
     if (this.transport.name === 'unconfigured') {
       this.log.error({ mailKind: mail.kind }, 'mail requested but SMTP is not configured (SMTP_HOST, SMTP_PORT, SMTP_ADMIN_EMAIL)');
       throw new ApiError(500, ErrorCode.unexpected_failure, 'Email sending is not configured on this server');
     }
+  }
+
+  private async render(mail: OutgoingMail): Promise<Envelope> {
     const subject = renderSubject(this.config.mailer.subjects[mail.kind], mail.data);
     const html = renderHtml(await this.templates.body(mail.kind), mail.data);
     const adminEmail = this.config.smtp.adminEmail ?? 'noreply@localhost';
     const senderName = this.config.smtp.senderName ?? adminEmail;
+    return {
+      from: { name: senderName, address: adminEmail },
+      to: mail.to,
+      subject,
+      html,
+      preview: { kind: mail.kind, link: mail.data.ConfirmationURL, code: mail.data.Token },
+    };
+  }
+
+  /**
+   * Renders the message and queues it in the caller's transaction (mail/outbox.ts sends it once
+   * the request is done). The answer therefore does not wait for, or depend on, the mail server.
+   */
+  async queue(tx: Executor, mail: OutgoingMail): Promise<void> {
+    this.refuseUnconfigured(mail);
+    if (!this.outbox) throw new Error('Mailer.queue needs a mailer created with a database');
+    const envelope = await this.render(mail);
+    await insertQueuedMail(tx, { kind: mail.kind, recipient: mail.to, envelope });
+    this.outbox.noteQueued();
+  }
+
+  /** Renders and sends one message now. A failure becomes 500 unexpected_failure; the cause is logged. */
+  async send(mail: OutgoingMail): Promise<{ messageId: string }> {
+    this.refuseUnconfigured(mail);
+    const envelope = await this.render(mail);
     try {
-      return await this.transport.send({
-        from: { name: senderName, address: adminEmail },
-        to: mail.to,
-        subject,
-        html,
-        preview: { kind: mail.kind, link: mail.data.ConfirmationURL, code: mail.data.Token },
-      });
+      return await this.transport.send(envelope);
     } catch (err) {
       const reply = err as { response?: string; responseCode?: number };
       this.log.error(
@@ -58,7 +85,9 @@ export class Mailer {
     }
   }
 
-  close(): void {
+  /** Stops delivery (waiting for a send in progress) and closes the transport. */
+  async close(): Promise<void> {
+    await this.outbox?.stop();
     this.transport.close();
   }
 }
@@ -71,6 +100,9 @@ export interface CreateMailerOptions {
   now?: () => number;
   /** Overrides the transport chosen from config (tests of send failures). */
   transport?: MailTransport;
+  /** Where queued mail is kept (auth.mail_outbox); without it the mailer only sends directly. */
+  db?: AuthDb;
+  outbox?: OutboxOptions;
 }
 
 export function createMailer(options: CreateMailerOptions): Mailer {
@@ -84,5 +116,6 @@ export function createMailer(options: CreateMailerOptions): Mailer {
         ? createUnconfiguredTransport()
         : createLogTransport(log));
   const templates = new TemplateStore({ urls: config.mailer.templates, log, now: options.now });
-  return new Mailer(config, transport, templates, log);
+  const outbox = options.db ? new MailOutbox(options.db, transport, log, options.outbox) : undefined;
+  return new Mailer(config, transport, templates, log, outbox);
 }

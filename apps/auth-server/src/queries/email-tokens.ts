@@ -125,3 +125,25 @@ export async function clearAllTokens(db: Executor, userId: string): Promise<void
     .where('id', '=', userId)
     .execute();
 }
+
+/** Wrong codes a token survives; the next wrong one deletes it (issue 11: code guessing). */
+export const MAX_FAILED_ATTEMPTS = 5;
+
+/**
+ * Counts a wrong code against the live tokens of these types bound to `relatesTo`, and deletes
+ * those that reached MAX_FAILED_ATTEMPTS, whatever address the guesses came from.
+ */
+export async function recordWrongCode(db: Executor, input: { relatesTo: string; types: EmailTokenType[] }): Promise<void> {
+  await db
+    .updateTable('auth.one_time_tokens')
+    .set((eb) => ({ failed_attempts: eb('failed_attempts', '+', 1) }))
+    .where('relates_to', '=', input.relatesTo)
+    .where('token_type', 'in', input.types)
+    .execute();
+  await db
+    .deleteFrom('auth.one_time_tokens')
+    .where('relates_to', '=', input.relatesTo)
+    .where('token_type', 'in', input.types)
+    .where('failed_attempts', '>=', MAX_FAILED_ATTEMPTS)
+    .execute();
+}

@@ -5,11 +5,13 @@
 //   user       – user access token, live session, not banned
 //   requireAdmin(deps) – JWT role in JWT_ADMIN_ROLES (for the admin-*.ts families)
 //   tokenLimit – RATE_LIMIT_TOKEN_REFRESH per 5 min per client (burst 30), 429 over_request_rate_limit
+//   verifyLimit / otpLimit – RATE_LIMIT_VERIFY / RATE_LIMIT_OTP per 5 min per client, counted in
+//                PostgreSQL so every instance shares them; 429 with Retry-After
 import { Router } from 'express';
 import type { Deps } from '../deps';
 import { requireAdmin, requireUser } from '../http/auth';
 import { parseBody } from '../http/body';
-import { rateLimit } from '../http/rate-limit';
+import { rateLimit, sharedRateLimit } from '../http/rate-limit';
 import { listAdminAudit } from './admin-audit';
 import { adminGenerateLink } from './admin-generate-link';
 import { createAdminUser, deleteAdminUser, getAdminUser, listAdminUsers, updateAdminUser } from './admin-users';
@@ -34,6 +36,8 @@ export function buildRouter(deps: Deps): Router {
   const jsonOrForm = parseBody({ allowForm: true });
   const user = requireUser(deps);
   const tokenLimit = rateLimit(deps, { limit: deps.config.rateLimit.tokenRefresh, windowSeconds: 300, burst: 30 });
+  const verifyLimit = sharedRateLimit(deps, { name: 'verify', limit: deps.config.rateLimit.verify, windowSeconds: 300 });
+  const otpLimit = sharedRateLimit(deps, { name: 'otp', limit: deps.config.rateLimit.otp, windowSeconds: 300 });
 
   router.get('/health', health());
   router.get('/settings', settings(deps));
@@ -49,12 +53,12 @@ export function buildRouter(deps: Deps): Router {
   router.post('/logout', user, logout(deps));
 
   // Email flows (routes/verify.ts, otp.ts, recover.ts, resend.ts, invite.ts, reauthenticate.ts).
-  router.get('/verify', verifyGet(deps));
-  router.post('/verify', json, verifyPost(deps));
-  router.post('/otp', json, otp(deps));
-  router.post('/magiclink', json, magiclink(deps));
-  router.post('/recover', json, recover(deps));
-  router.post('/resend', json, resend(deps));
+  router.get('/verify', verifyLimit, verifyGet(deps));
+  router.post('/verify', verifyLimit, json, verifyPost(deps));
+  router.post('/otp', otpLimit, json, otp(deps));
+  router.post('/magiclink', otpLimit, json, magiclink(deps));
+  router.post('/recover', otpLimit, json, recover(deps));
+  router.post('/resend', otpLimit, json, resend(deps));
   router.get('/reauthenticate', user, reauthenticate(deps));
   router.post('/invite', requireAdmin(deps), json, invite(deps));
   // Admin engineer: /admin/* families from routes/admin-*.ts, each guarded by requireAdmin(deps).

@@ -2,4 +2,6 @@
 export interface ClientInfo {
   ip: string;
   userAgent: string | null;
+  /** The key request and email limits count against (RATE_LIMIT_HEADER's value, else the IP). */
+  limitKey?: string;
 }

@@ -5,7 +5,6 @@ import { isUniqueViolation } from '@keyzone/db';
 import type { Deps } from '../deps';
 import { ApiError, ErrorCode, Messages } from '../errors';
 import type { UserRow } from '../queries/columns';
-import { countEmailsSentSince } from '../queries/email-send-log';
 import { setInvitedAt } from '../queries/email-users';
 import { findIdentitiesByUserId } from '../queries/identities';
 import { findUserByEmail, findUserById, mergeUserMetadata } from '../queries/users';
@@ -14,6 +13,7 @@ import { normalizeEmail } from './accounts';
 import { audit, AuditAction } from './audit';
 import type { ClientInfo } from './context';
 import { sendEmailChangeTokens } from './email-change';
+import { takeEmailBudgetWithoutMail } from './email-rate-limits';
 import { createEmailUser } from './email-users';
 import { sendEmailToken } from './email-tokens';
 import type { PkceParams } from './pkce';
@@ -72,7 +72,7 @@ async function passwordless(deps: Deps, input: EmailRequest & { createUser: bool
     }
     const confirmed = user.email_confirmed_at !== null || (!existing && deps.config.mailer.autoconfirm);
     const action = confirmed ? 'magiclink' : 'signup';
-    await sendEmailToken(deps, tx, { target: { userId: user.id, email }, action, redirectTo: input.redirectTo, pkce: input.pkce });
+    await sendEmailToken(deps, tx, { target: { userId: user.id, email }, action, redirectTo: input.redirectTo, pkce: input.pkce, client: input.client });
     await audit(tx, {
       actor: user,
       action: confirmed ? AuditAction.userRecoveryRequested : AuditAction.userConfirmationRequested,
@@ -83,38 +83,48 @@ async function passwordless(deps: Deps, input: EmailRequest & { createUser: bool
 }
 
 /**
- * POST /recover: unknown addresses get the same empty answer, after the same kind of work: a
- * transaction reading the email budget and a round trip to the mail server (without a message),
- * so the response time does not tell whether the address has an account.
+ * POST /recover: unknown addresses get the same answers (200, or 429 from the same budgets and
+ * frequency) after the same kind of work: a transaction taking the email budget. Mail is queued,
+ * never sent while the client waits, so SMTP's time does not tell known from unknown.
  */
 export async function sendRecoveryEmail(deps: Deps, input: EmailRequest): Promise<void> {
   requireEmailProvider(deps);
   const email = normalizeEmail(input.email);
   const user = await findUserByEmail(deps.db, email, deps.config.jwt.aud);
   if (!user) {
-    await mirrorSendWork(deps);
+    await takeEmailBudgetWithoutMail(deps, { kind: 'recovery', recipient: email, client: input.client.limitKey, minIntervalSeconds: deps.config.smtp.maxFrequency });
     return;
   }
   const now = deps.clock.now();
   await deps.db.transaction().execute(async (tx) => {
-    await sendEmailToken(deps, tx, { target: { userId: user.id, email }, action: 'recovery', redirectTo: input.redirectTo, pkce: input.pkce });
+    await sendEmailToken(deps, tx, { target: { userId: user.id, email }, action: 'recovery', redirectTo: input.redirectTo, pkce: input.pkce, client: input.client });
     await audit(tx, { actor: user, action: AuditAction.userRecoveryRequested, client: input.client, at: now });
   });
 }
 
-/** POST /resend for email types: nothing pending (unknown, confirmed, no change) → silently nothing. */
+/**
+ * POST /resend for email types: nothing pending (unknown, confirmed, no change) → no mail, but the
+ * budgets are taken as for a send, so the answer does not tell whether something was pending.
+ */
 export async function resendEmail(deps: Deps, input: EmailRequest & { type: 'signup' | 'email_change' }): Promise<void> {
   const email = normalizeEmail(input.email);
   const user = await findUserByEmail(deps.db, email, deps.config.jwt.aud);
-  if (!user) return;
+  const nothingPending = () =>
+    takeEmailBudgetWithoutMail(deps, {
+      kind: input.type === 'signup' ? 'confirmation' : 'emailChange',
+      recipient: email,
+      client: input.client.limitKey,
+      minIntervalSeconds: deps.config.smtp.maxFrequency,
+    });
+  if (!user) return nothingPending();
   if (input.type === 'signup') {
-    if (user.email_confirmed_at !== null) return;
+    if (user.email_confirmed_at !== null) return nothingPending();
     await deps.db.transaction().execute(async (tx) => {
-      await sendEmailToken(deps, tx, { target: { userId: user.id, email }, action: 'signup', redirectTo: input.redirectTo, pkce: input.pkce });
+      await sendEmailToken(deps, tx, { target: { userId: user.id, email }, action: 'signup', redirectTo: input.redirectTo, pkce: input.pkce, client: input.client });
     });
     return;
   }
-  if (!user.email_change) return;
+  if (!user.email_change) return nothingPending();
   const newEmail = user.email_change;
   await deps.db.transaction().execute(async (tx) => {
     await sendEmailChangeTokens(deps, tx, { user, newEmail, redirectTo: input.redirectTo, pkce: input.pkce });
@@ -170,16 +180,7 @@ export async function sendReauthenticationNonce(deps: Deps, input: { user: UserR
   const email = user.email;
   const now = deps.clock.now();
   await deps.db.transaction().execute(async (tx) => {
-    await sendEmailToken(deps, tx, { target: { userId: user.id, email }, action: 'reauthentication', redirectTo: deps.config.siteUrl });
+    await sendEmailToken(deps, tx, { target: { userId: user.id, email }, action: 'reauthentication', redirectTo: deps.config.siteUrl, client: input.client });
     await audit(tx, { actor: user, action: AuditAction.userReauthenticateRequested, client: input.client, at: now });
-  });
-}
-
-/** The database and SMTP work of a send, minus the send: used where an answer must not leak existence. */
-async function mirrorSendWork(deps: Deps): Promise<void> {
-  const since = new Date(deps.clock.now().getTime() - deps.config.rateLimit.emailSentPeriod * 1000);
-  await deps.db.transaction().execute((tx) => countEmailsSentSince(tx, since));
-  await deps.mailer?.transport.probe().catch((err: unknown) => {
-    deps.log.warn({ err: (err as Error).message }, 'mail server probe failed');
   });
 }

@@ -1,26 +1,52 @@
-// RATE_LIMIT_EMAIL_SENT: emails per period (default 30 per hour) across the whole service, counted
-// in auth.email_send_log so that several instances share one budget (reference §6.2). The check and
-// the log row happen inside the sending transaction under an advisory lock: a failed send rolls
-// the row back, and two instances cannot both take the last slot.
+// Email budgets (reference §6.2, issue 11), counted in auth.email_send_log so that several instances
+// share them: per requesting client (RATE_LIMIT_EMAIL_SENT_PER_CLIENT) and per address
+// (RATE_LIMIT_EMAIL_SENT_PER_ADDRESS) in front of the service-wide RATE_LIMIT_EMAIL_SENT, all per
+// emailSentPeriod. The small budgets keep one client or one address from emptying the big one.
+// Flows that must not reveal whether an address has an account take the budget for unknown
+// addresses too, so the answer (200 or 429) is the same for both.
+// The check and the log row happen inside the caller's transaction under an advisory lock: a
+// rolled-back flow gives its unit back, and two instances cannot both take the last one.
+import type { AuthConfig, MailKind } from '@keyzone/config';
+import type { Deps } from '../deps';
 import { ApiError, ErrorCode, Messages } from '../errors';
-import { countEmailsSentSince, insertEmailSendLog, lockEmailBudget } from '../queries/email-send-log';
+import { countEmailsSentSince, insertEmailSendLog, lastEmailSentAt, lockEmailBudget } from '../queries/email-send-log';
 import type { Executor } from '../queries/users';
+import { frequencyLimitError } from './one-time-tokens';
 
-export interface EmailBudget {
-  emailSent: number;
-  emailSentPeriod: number;
-}
+export type EmailBudget = Pick<AuthConfig['rateLimit'], 'emailSent' | 'emailSentPeriod' | 'emailSentPerAddress' | 'emailSentPerClient'>;
 
 export async function takeEmailBudget(
   tx: Executor,
   budget: EmailBudget,
-  entry: { userId: string | null; kind: string; recipient: string; now: Date },
+  entry: { userId: string | null; kind: string; recipient: string; client?: string | undefined; now: Date },
 ): Promise<void> {
   await lockEmailBudget(tx);
   const since = new Date(entry.now.getTime() - budget.emailSentPeriod * 1000);
-  const sent = await countEmailsSentSince(tx, since);
-  if (sent >= budget.emailSent) {
-    throw new ApiError(429, ErrorCode.over_email_send_rate_limit, Messages.emailRateLimitExceeded);
-  }
-  await insertEmailSendLog(tx, { userId: entry.userId, kind: entry.kind, recipient: entry.recipient, sentAt: entry.now });
+  const sent = await countEmailsSentSince(tx, since, { recipient: entry.recipient, client: entry.client });
+  const over =
+    sent.total >= budget.emailSent ||
+    sent.toRecipient >= budget.emailSentPerAddress ||
+    (entry.client !== undefined && sent.byClient >= budget.emailSentPerClient);
+  if (over) throw new ApiError(429, ErrorCode.over_email_send_rate_limit, Messages.emailRateLimitExceeded);
+  await insertEmailSendLog(tx, { userId: entry.userId, kind: entry.kind, recipient: entry.recipient, client: entry.client ?? null, sentAt: entry.now });
+}
+
+/**
+ * For an address that gets no mail where a known one would (unknown on /recover, nothing pending on
+ * /resend, a confirmed duplicate sign-up): the same budget checks and log row in a transaction of
+ * its own, and SMTP_MAX_FREQUENCY judged from the log, so 200 and 429 come exactly as for a send.
+ */
+export async function takeEmailBudgetWithoutMail(
+  deps: Pick<Deps, 'db' | 'config' | 'clock'>,
+  entry: { kind: MailKind; recipient: string; client?: string | undefined; minIntervalSeconds?: number },
+): Promise<void> {
+  const now = deps.clock.now();
+  await deps.db.transaction().execute(async (tx) => {
+    if (entry.minIntervalSeconds) {
+      const last = await lastEmailSentAt(tx, entry.recipient, entry.kind);
+      const remaining = last ? (last.getTime() + entry.minIntervalSeconds * 1000 - now.getTime()) / 1000 : 0;
+      if (remaining > 0) throw frequencyLimitError(remaining);
+    }
+    await takeEmailBudget(tx, deps.config.rateLimit, { userId: null, kind: entry.kind, recipient: entry.recipient, client: entry.client, now });
+  });
 }

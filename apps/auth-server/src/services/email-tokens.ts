@@ -1,13 +1,15 @@
 // One place that turns "this user needs a <kind> email" into a stored token, an action link and
 // (for sends) a message: used by every email flow, and by admin generate_link (prepare only).
-// Sending happens inside the caller's transaction, after the token is stored: when the mail
-// cannot be sent the transaction rolls back, so no token is left recorded as sent.
+// Sending means queueing in the caller's transaction, after the token is stored (mail/outbox.ts
+// delivers once the request is done): the answer never waits for SMTP, and a flow that rolls back
+// leaves neither token nor message.
 import type { MailKind } from '@keyzone/config';
 import type { Deps } from '../deps';
 import { ApiError, ErrorCode } from '../errors';
 import { buildActionLink, type LinkKind } from '../mail/links';
 import type { EmailTokenType } from '../queries/email-tokens';
 import type { Executor } from '../queries/users';
+import type { ClientInfo } from './context';
 import { takeEmailBudget } from './email-rate-limits';
 import { issueEmailToken } from './one-time-tokens';
 import { createEmailFlowState, type EmailAuthenticationMethod, type PkceParams } from './pkce';
@@ -111,14 +113,14 @@ export async function prepareEmailToken(
 }
 
 /**
- * Stores the token, takes one unit of the service-wide email budget and sends the message, all in
- * the caller's transaction. SMTP_MAX_FREQUENCY per user and kind is enforced unless `skipFrequency`.
+ * Stores the token, takes one unit of the email budgets (per client, per address, service-wide) and
+ * queues the message, all in the caller's transaction. SMTP_MAX_FREQUENCY per user and kind is enforced unless `skipFrequency`.
  */
 export async function sendEmailToken(
   deps: Pick<Deps, 'config' | 'mailer' | 'clock'>,
   tx: Executor,
-  input: { target: EmailTokenTarget; action: EmailAction; redirectTo: string; pkce?: PkceParams; skipFrequency?: boolean },
-): Promise<PreparedEmailToken & { messageId: string; sentAt: Date }> {
+  input: { target: EmailTokenTarget; action: EmailAction; redirectTo: string; pkce?: PkceParams; skipFrequency?: boolean; client?: ClientInfo },
+): Promise<PreparedEmailToken & { sentAt: Date }> {
   const mailer = deps.mailer;
   if (!mailer) throw new ApiError(500, ErrorCode.unexpected_failure, 'Email sending is not configured');
   const now = deps.clock.now();
@@ -128,8 +130,14 @@ export async function sendEmailToken(
     minIntervalSeconds: input.skipFrequency ? undefined : deps.config.smtp.maxFrequency,
   });
   const spec = EMAIL_ACTIONS[input.action];
-  await takeEmailBudget(tx, deps.config.rateLimit, { userId: input.target.userId, kind: spec.mailKind, recipient: prepared.recipient, now });
-  const { messageId } = await mailer.send({
+  await takeEmailBudget(tx, deps.config.rateLimit, {
+    userId: input.target.userId,
+    kind: spec.mailKind,
+    recipient: prepared.recipient,
+    client: input.client?.limitKey,
+    now,
+  });
+  await mailer.queue(tx, {
     kind: spec.mailKind,
     to: prepared.recipient,
     data: {
@@ -142,5 +150,5 @@ export async function sendEmailToken(
       NewEmail: input.target.newEmail,
     },
   });
-  return { ...prepared, messageId, sentAt: now };
+  return { ...prepared, sentAt: now };
 }

@@ -14,6 +14,7 @@ import { serializeUser } from '../serialize';
 import { tokenResponse } from './access-token';
 import { normalizeEmail } from './accounts';
 import { audit, AuditAction } from './audit';
+import { takeEmailBudgetWithoutMail } from './email-rate-limits';
 import type { ClientInfo } from './context';
 import { checkPasswordStrength, hashPassword } from './passwords';
 import { AmrMethod, createSession } from './sessions';
@@ -86,6 +87,11 @@ async function signUpWithPassword(deps: Deps, rawContact: string, input: Passwor
   if (existing && channel.confirmedAt(existing) !== null) {
     // Issue 7 / spec Part 7: 400 with autoconfirm; otherwise a fabricated user (no enumeration).
     if (autoconfirm) throw new ApiError(400, ErrorCode.user_already_exists, Messages.userAlreadyRegistered);
+    // The answer must not tell this address from a new one: the same bcrypt work, the same budget.
+    await hashPassword(input.password, config.password.bcryptCost);
+    if (provider === 'email' && deps.mailer) {
+      await takeEmailBudgetWithoutMail(deps, { kind: 'confirmation', recipient: contact, client: input.client.limitKey });
+    }
     await audit(deps.db, { actor: existing, action: AuditAction.userRepeatedSignup, client: input.client, at: now });
     return { kind: 'user', body: fabricatedUser(contactOf, aud, config.jwt.defaultGroupName, input.data, now) };
   }

@@ -31,6 +31,7 @@ export async function sendSignupConfirmation(
     action: 'signup',
     redirectTo,
     pkce,
+    client: input.client,
   });
   return sent.sentAt;
 }

@@ -7,7 +7,7 @@ import { isUniqueViolation } from '@keyzone/db';
 import type { Deps } from '../deps';
 import { ApiError, ErrorCode, Messages } from '../errors';
 import type { UserRow } from '../queries/columns';
-import type { EmailTokenType } from '../queries/email-tokens';
+import { recordWrongCode, type EmailTokenType } from '../queries/email-tokens';
 import {
   addEmailProvider,
   applyEmailChange,
@@ -78,10 +78,14 @@ export async function verifyEmailToken(deps: Deps, input: VerifyInput): Promise<
   const newHash = input.password !== undefined ? await hashPassword(input.password, config.password.bcryptCost) : undefined;
   let notifyEmailChange: { oldEmail: string | null; newEmail: string } | undefined;
 
+  const invalid = () => new ApiError(403, ErrorCode.otp_expired, input.invalidMessage ?? Messages.tokenExpiredOrInvalid);
+  let wrongCode = false;
   const result = await deps.db.transaction().execute(async (tx) => {
     const consumed = await consumeEmailToken(tx, { proof: input.proof, types: TOKEN_TYPES[input.type], now, otpExpSeconds: config.mailer.otpExp });
-    const invalid = () => new ApiError(403, ErrorCode.otp_expired, input.invalidMessage ?? Messages.tokenExpiredOrInvalid);
-    if (!consumed) throw invalid();
+    if (!consumed) {
+      wrongCode = true;
+      throw invalid();
+    }
     const found = await findUserById(tx, consumed.userId);
     if (!found) throw invalid();
     if (isBanned(found, now)) throw new ApiError(403, ErrorCode.user_banned, Messages.userBanned);
@@ -149,6 +153,10 @@ export async function verifyEmailToken(deps: Deps, input: VerifyInput): Promise<
     await setLastSignIn(tx, user.id, now);
     await audit(tx, { actor: user, action: AuditAction.login, client: input.client, at: now, traits: { provider: 'email' } });
     return { kind: 'session' as const, user: { ...user, last_sign_in_at: now }, issued, type };
+  }).catch(async (err: unknown) => {
+    // Counted after the rollback, so the count sticks; a typed code names its address, a link does not.
+    if (wrongCode && 'email' in input.proof) await recordWrongCode(deps.db, { relatesTo: input.proof.email, types: TOKEN_TYPES[input.type] });
+    throw err;
   });
 
   if (notifyEmailChange) {

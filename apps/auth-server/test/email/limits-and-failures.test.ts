@@ -1,5 +1,5 @@
-// RATE_LIMIT_EMAIL_SENT (service-wide, counted in the database), SMTP_MAX_FREQUENCY, and a failed
-// send leaving nothing behind.
+// RATE_LIMIT_EMAIL_SENT (service-wide, counted in the database), SMTP_MAX_FREQUENCY, and mail the
+// server refuses: retried from the outbox, never a failed request.
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { connect, type AuthDatabase } from '@keyzone/db';
@@ -14,11 +14,6 @@ beforeAll(async () => {
   server = await startEmailTestServer({ env: { RATE_LIMIT_EMAIL_SENT: '3' } });
 });
 afterAll(async () => server?.close());
-
-async function sentCount(): Promise<number> {
-  const row = await server.deps.db.selectFrom('auth.email_send_log').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
-  return Number(row.n);
-}
 
 describe('email limits', () => {
   it('allows RATE_LIMIT_EMAIL_SENT mails per hour across all users, then 429 until the hour has passed', async () => {
@@ -80,30 +75,44 @@ describe('email limits', () => {
     expect(again.body.msg).toBe('For security purposes, you can only request this after 60 seconds.');
   });
 
-  it('a failed send is 500 unexpected_failure and leaves no token, no user and no budget used', async () => {
+  it('a refused send does not reach the client: the outbox retries it and deletes it once sent', async () => {
     server.clock.advance(7200);
-    const before = await sentCount();
     const email = uniqueEmail('fail');
-    server.smtp.failNext();
-    const res = await call(server.url, 'POST', '/signup', { body: { email, password: 'password-123' }, newShape: true });
-    expect(res.status).toBe(500);
-    expect(res.body).toEqual({ code: 'unexpected_failure', message: 'Error sending confirmation email' });
-    expect(await server.deps.db.selectFrom('auth.users').select('id').where('email', '=', email).execute()).toHaveLength(0);
-    expect(await sentCount()).toBe(before);
-
-    // An existing user: the recovery token is not recorded as sent, so an immediate retry works.
-    const ok = await call(server.url, 'POST', '/signup', { body: { email, password: 'password-123' } });
-    expect(ok.status).toBe(200);
+    server.smtp.failNext(2);
+    const res = await call(server.url, 'POST', '/signup', { body: { email, password: 'password-123' } });
+    expect(res.status).toBe(200);
+    // Two refused attempts, then the third goes through (50 ms, then 100 ms later).
     const confirmation = await server.smtp.nextMessageTo(email);
-    await call(server.url, 'POST', '/verify', { body: { type: 'signup', email, token: codeOf(confirmation) } });
-    server.smtp.failNext();
-    expect((await call(server.url, 'POST', '/recover', { body: { email } })).status).toBe(500);
-    const user = await server.deps.db.selectFrom('auth.users').select(['id', 'recovery_sent_at', 'recovery_token']).where('email', '=', email).executeTakeFirstOrThrow();
-    expect(user.recovery_sent_at).toBeNull();
-    expect(user.recovery_token).toBe('');
-    const tokens = await server.deps.db.selectFrom('auth.one_time_tokens').select('id').where('user_id', '=', user.id).execute();
-    expect(tokens).toHaveLength(0);
-    expect((await call(server.url, 'POST', '/recover', { body: { email } })).status).toBe(200);
-    expect((await server.smtp.nextMessageTo(email)).subject).toBe('Reset your password');
+    expect(confirmation.subject).toBe('Confirm your email address');
+    const verified = await call(server.url, 'POST', '/verify', { body: { type: 'signup', email, token: codeOf(confirmation) } });
+    expect(verified.status).toBe(200);
+    await waitFor(async () => (await outboxRows()).length === 0);
+  });
+
+  it('a message the mail server keeps refusing stays queued with its error until it is dropped', async () => {
+    server.clock.advance(7200);
+    const email = uniqueEmail('down');
+    server.smtp.failNext(1000);
+    try {
+      expect((await call(server.url, 'POST', '/otp', { body: { email } })).status).toBe(200);
+      await waitFor(async () => (await outboxRows()).some((r) => r.recipient === email && r.attempts >= 2 && r.last_error !== null));
+      const row = (await outboxRows()).find((r) => r.recipient === email)!;
+      expect(row.last_error).toMatch(/554/);
+      await waitFor(async () => !(await outboxRows()).some((r) => r.recipient === email), 30_000); // 10 attempts, then dropped
+    } finally {
+      server.smtp.failNext(-1000);
+    }
   });
 });
+
+function outboxRows() {
+  return server.deps.db.selectFrom('auth.mail_outbox').select(['recipient', 'attempts', 'last_error']).execute();
+}
+
+async function waitFor(condition: () => Promise<boolean>, timeoutMs = 15_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > until) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}

@@ -23,7 +23,9 @@ export async function startEmailTestServer(options: TestServerOptions = {}): Pro
       ...options.env,
     },
     configure: async (deps) => {
-      const withMailer = { ...deps, mailer: createMailer({ config: deps.config, log: deps.log, production: false }) };
+      // Queued mail is retried after 50 ms, not 5 s, so tests of a failing mail server stay short.
+      const mailer = createMailer({ config: deps.config, log: deps.log, production: false, db: deps.db, outbox: { retryBaseMs: 50, maxRetryMs: 1000 } });
+      const withMailer = { ...deps, mailer };
       return options.configure ? options.configure(withMailer) : withMailer;
     },
   });

@@ -46,6 +46,11 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     JWT_SECRET: TEST_JWT_SECRET,
     BCRYPT_COST: '4',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'fatal',
+    // Every request of a test comes from 127.0.0.1: the shared limits get their own tests.
+    RATE_LIMIT_VERIFY: '100000',
+    RATE_LIMIT_OTP: '100000',
+    RATE_LIMIT_EMAIL_SENT_PER_CLIENT: '100000',
+    RATE_LIMIT_EMAIL_SENT_PER_ADDRESS: '100000',
     ...options.env,
   });
   const config = loadAuthConfig({ env, cwd: path.join(__dirname, '..') });
@@ -70,6 +75,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await deps.mailer?.close();
       await database.destroy();
     },
   };

@@ -48,6 +48,8 @@ export function readRateLimit(r: EnvReader): RateLimitConfig {
     header: r.string('RATE_LIMIT_HEADER')?.trim(),
     emailSent: email?.count ?? 30,
     emailSentPeriod: email?.period ?? 3600,
+    emailSentPerAddress: r.int('RATE_LIMIT_EMAIL_SENT_PER_ADDRESS', { min: 0 }) ?? 5,
+    emailSentPerClient: r.int('RATE_LIMIT_EMAIL_SENT_PER_CLIENT', { min: 0 }) ?? 10,
     smsSent: r.int('RATE_LIMIT_SMS_SENT', { min: 0 }) ?? 30,
     tokenRefresh: r.int('RATE_LIMIT_TOKEN_REFRESH', { min: 0 }) ?? 150,
     verify: r.int('RATE_LIMIT_VERIFY', { min: 0 }) ?? 30,

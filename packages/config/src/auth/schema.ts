@@ -110,6 +110,8 @@ export interface RateLimitConfig {
   header: string | undefined;          // RATE_LIMIT_HEADER
   emailSent: number;                   // RATE_LIMIT_EMAIL_SENT: emails per emailSentPeriod, default 30 (0 blocks all)
   emailSentPeriod: number;             // seconds, default 3600; set with RATE_LIMIT_EMAIL_SENT="N/duration"
+  emailSentPerAddress: number;         // RATE_LIMIT_EMAIL_SENT_PER_ADDRESS per emailSentPeriod, default 5
+  emailSentPerClient: number;          // RATE_LIMIT_EMAIL_SENT_PER_CLIENT per emailSentPeriod, default 10
   smsSent: number;                     // RATE_LIMIT_SMS_SENT per hour, default 30
   tokenRefresh: number;                // RATE_LIMIT_TOKEN_REFRESH per 5 min, default 150
   verify: number;                      // RATE_LIMIT_VERIFY per 5 min, default 30

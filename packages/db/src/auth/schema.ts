@@ -135,6 +135,7 @@ export interface OneTimeTokensTable {
   relates_to: string; // the email or phone
   created_at: CreatedAt;
   updated_at: CreatedAt;
+  failed_attempts: Generated<number>; // wrong codes entered; the token is burned at 5
 }
 
 export interface MfaFactorsTable {
@@ -178,6 +179,26 @@ export interface EmailSendLogTable {
   kind: string; // confirmation, recovery, magiclink, invite, email_change, reauthentication, ...
   recipient: string;
   sent_at: CreatedAt;
+  client: string | null; // the rate-limit key of the requester (per-client budget)
+}
+
+/** A token bucket per limit and client, shared by every instance. */
+export interface RateLimitBucketsTable {
+  key: string;
+  tokens: number;
+  updated_at: Timestamp;
+}
+
+/** A rendered message waiting for SMTP; deleted once sent. */
+export interface MailOutboxTable {
+  id: Generated<string>; // bigserial, as a string
+  kind: string;
+  recipient: string;
+  envelope: Jsonb;
+  created_at: CreatedAt;
+  attempts: Generated<number>;
+  next_attempt_at: CreatedAt;
+  last_error: string | null;
 }
 
 export interface AuthDatabase {
@@ -192,4 +213,6 @@ export interface AuthDatabase {
   'auth.mfa_challenges': MfaChallengesTable;
   'auth.mfa_amr_claims': MfaAmrClaimsTable;
   'auth.email_send_log': EmailSendLogTable;
+  'auth.rate_limit_buckets': RateLimitBucketsTable;
+  'auth.mail_outbox': MailOutboxTable;
 }

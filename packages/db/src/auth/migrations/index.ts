@@ -8,6 +8,7 @@ import * as m202611230201 from './202611230201_tokens_and_mfa';
 import * as m202611230202 from './202611230202_rls_helpers';
 import * as m202611230203 from './202611230203_admin_search';
 import * as m202611230204 from './202611230204_email_send_log';
+import * as m202611240100 from './202611240100_limits_and_outbox';
 
 export const authMigrations: ReadonlyArray<readonly [string, AuthMigrationUp]> = [
   ['202611230200_core_tables', m202611230200.up],
@@ -15,6 +16,7 @@ export const authMigrations: ReadonlyArray<readonly [string, AuthMigrationUp]> =
   ['202611230202_rls_helpers', m202611230202.up],
   ['202611230203_admin_search', m202611230203.up],
   ['202611230204_email_send_log', m202611230204.up],
+  ['202611240100_limits_and_outbox', m202611240100.up],
 ];
 
 /** Migrations for one namespace (already validated), bound to its table names. */
