@@ -67,7 +67,7 @@ describe('fast path', () => {
     await call(server.url, 'PUT', '/user', { token: account.access_token, body: { data: { full_name: 'Ada L' } } });
     const sessionId = claimsOf(account.access_token).session_id as string;
     const at = server.clock.now();
-    const fast = await tryFastRefresh(server.deps.db, { token: account.refresh_token, child: 'fastchild001', at, userAgent: 'ua/1', ip: '10.9.8.7', auditIp: '10.9.8.7' });
+    const fast = (await tryFastRefresh(server.deps.db, { token: account.refresh_token, child: 'fastchild001', at, userAgent: 'ua/1', ip: '10.9.8.7', auditIp: '10.9.8.7' })).refreshed;
     expect(fast?.session.id).toBe(sessionId);
     expect(fast?.user).toMatchObject({ id: account.user.id, email: account.email, raw_user_meta_data: { full_name: 'Ada L' } });
     expect(fast?.identities).toHaveLength(1);
@@ -86,12 +86,12 @@ describe('fast path', () => {
     ]);
     expect(audit.every((r) => r.ip_address === '10.9.8.7')).toBe(true);
     // A revoked token, or a session locked by someone else, is not the fast path's business.
-    expect(await tryFastRefresh(server.deps.db, { token: account.refresh_token, child: 'fastchild002', at, userAgent: null, ip: null, auditIp: '' })).toBeUndefined();
+    expect(await tryFastRefresh(server.deps.db, { token: account.refresh_token, child: 'fastchild002', at, userAgent: null, ip: null, auditIp: '' })).toEqual({ refreshed: undefined, seenLive: false });
     const locked = await server.deps.db.transaction().execute(async (tx) => {
       await sql`select id from auth.sessions where id = ${sessionId} for update`.execute(tx);
       return tryFastRefresh(server.deps.db, { token: 'fastchild001', child: 'fastchild003', at, userAgent: null, ip: null, auditIp: '' });
     });
-    expect(locked).toBeUndefined();
+    expect(locked).toEqual({ refreshed: undefined, seenLive: true }); // live but locked: a race, not reuse
     expect((await tokensOf(server, sessionId)).filter((t) => !t.revoked).map((t) => t.token)).toEqual(['fastchild001']);
   });
 });

@@ -62,8 +62,9 @@ const fastRefresh = prepared((_db: Executor, token: string, at: string, child: s
         SELECT ${cols('x', identityColumns)} FROM ${identitiesT} x WHERE x.user_id = u.id ORDER BY x.created_at) i) AS identities,
       (SELECT coalesce(json_agg(a), '[]'::json) FROM (
         SELECT m.authentication_method, m.updated_at FROM ${amrT} m WHERE m.session_id = s.id ORDER BY m.updated_at DESC) a) AS amr,
-      (SELECT count(*) FROM audited) AS audited
-    FROM refreshed s JOIN ${usersT} u ON u.id = s.user_id`,
+      (SELECT count(*) FROM audited) AS audited,
+      (SELECT t0.revoked FROM ${tokensT} t0 WHERE t0.token = ${token}) AS seen_revoked
+    FROM (SELECT 1) AS one LEFT JOIN (refreshed s JOIN ${usersT} u ON u.id = s.user_id) ON true`,
 );
 
 export interface FastRefresh {
@@ -73,13 +74,23 @@ export interface FastRefresh {
   amr: { authentication_method: string; updated_at: string }[];
 }
 
-/** undefined: not the simple case (see the file comment); nothing was written then. */
+/**
+ * `refreshed`: the simple case was done. Otherwise nothing was written, and `seenLive` tells whether
+ * the token was unrevoked in this statement's snapshot: a request that saw it live and lost the
+ * lock to a concurrent refresh is a race, not reuse (services/refresh.ts).
+ */
+export type FastRefreshResult = { refreshed: FastRefresh } | { refreshed: undefined; seenLive: boolean };
+
 export async function tryFastRefresh(
   root: Executor,
   input: { token: string; child: string; at: Date; userAgent: string | null; ip: string | null; auditIp: string },
-): Promise<FastRefresh | undefined> {
+): Promise<FastRefreshResult> {
   const [row] = await fastRefresh(root, root, input.token, input.at.toISOString(), input.child, input.userAgent as string, input.ip as string, input.auditIp);
-  if (!row) return undefined;
+  if (!row || row.s_id === null) return { refreshed: undefined, seenLive: row?.seen_revoked === false };
+  return { refreshed: toFastRefresh(row) };
+}
+
+function toFastRefresh(row: Record<string, unknown>): FastRefresh {
   const session = Object.fromEntries(sessionColumns.map((c) => [c, row[`s_${c}`]])) as unknown as SessionRow;
   const user = Object.fromEntries(userColumns.map((c) => [c, row[c]])) as unknown as UserRow;
   return { session, user, identities: row.identities as IdentityRow[], amr: row.amr as FastRefresh['amr'] };

@@ -3,8 +3,10 @@
 // connection back, wait 10-30 ms and retry, and answer 409 conflict after 5 s. A revoked token is
 // accepted only when it is the parent of the session's live token and was revoked within
 // SECURITY_REFRESH_TOKEN_REUSE_INTERVAL: then the live token is returned (no new one is minted).
-// Any other reuse revokes the whole session (rotation enabled); that revocation is committed
-// before the 400 is returned. The common case runs as one statement first (queries/refresh-fast.ts).
+// A request that saw the token live (or arrived within CONCURRENT_REFRESH_WINDOW_MS of the rotation)
+// and lost the lock to the refresh that revoked it is not reuse either (two tabs refreshing at
+// once, issue 11): it gets that refresh's child. Any other reuse
+// revokes the whole session (rotation enabled); that revocation is committed before the 400. The common case runs as one statement first (queries/refresh-fast.ts).
 import { setTimeout as sleep } from 'node:timers/promises';
 import { newRefreshToken } from '@keyzone/tokens';
 import type { Deps } from '../deps';
@@ -20,6 +22,15 @@ import type { ClientInfo } from './context';
 import type { TokenResponseJson } from '../serialize';
 
 export const LOCK_WAIT_LIMIT_MS = 5000;
+
+/**
+ * The server cannot see when a client sent its request, only when it arrived. Requests of one
+ * burst (two tabs, a page firing several calls) arrive spread over the time it takes to accept
+ * them and find a pool connection; one arriving less than this after the rotation that revoked its
+ * token is taken as part of that burst. Shorter than any client's refresh timer, and than the
+ * 1 s after which a replay counts as reuse.
+ */
+export const CONCURRENT_REFRESH_WINDOW_MS = 500;
 
 const notValid = () => new ApiError(400, ErrorCode.validation_failed, Messages.refreshTokenNotValid);
 const notFound = () => new ApiError(400, ErrorCode.refresh_token_not_found, Messages.refreshTokenNotFound);
@@ -45,6 +56,7 @@ export async function refreshGrant(
   input: { refreshToken: string; client: ClientInfo },
 ): Promise<TokenResponseJson> {
   checkRefreshTokenFormat(input.refreshToken);
+  const arrivedAt = deps.clock.now().getTime();
   // The common case (live token, free session) in one statement; anything else takes the
   // transactional path below, which tells the cases apart.
   const child = newRefreshToken();
@@ -56,14 +68,16 @@ export async function refreshGrant(
     ip: input.client.ip || null,
     auditIp: input.client.ip,
   });
-  if (fast) {
-    const amr = fast.amr.map((a) => ({ method: a.authentication_method, timestamp: Math.floor(toMillis(a.updated_at) / 1000) }));
-    return tokenResponse(deps, { user: fast.user, identities: fast.identities, session: fast.session, amr, refreshToken: child });
+  if (fast.refreshed) {
+    const done = fast.refreshed;
+    const amr = done.amr.map((a) => ({ method: a.authentication_method, timestamp: Math.floor(toMillis(a.updated_at) / 1000) }));
+    return tokenResponse(deps, { user: done.user, identities: done.identities, session: done.session, amr, refreshToken: child });
   }
+  const race = { seenLive: fast.seenLive, arrivedAt };
   // Lock waits use wall time: the injected clock may be frozen in tests.
   const giveUpAt = Date.now() + LOCK_WAIT_LIMIT_MS;
   for (;;) {
-    const attempt = await deps.db.transaction().execute((tx) => attemptRefresh(tx, deps, input));
+    const attempt = await deps.db.transaction().execute((tx) => attemptRefresh(tx, deps, input, race));
     if (attempt.kind === 'ok') {
       const { context } = attempt;
       const amr = context.amr.map((a) => ({ method: a.authentication_method, timestamp: Math.floor(toMillis(a.updated_at) / 1000) }));
@@ -79,6 +93,7 @@ async function attemptRefresh(
   tx: Executor,
   deps: Pick<Deps, 'db' | 'config' | 'clock'>,
   input: { refreshToken: string; client: ClientInfo },
+  race: { seenLive: boolean; arrivedAt: number },
 ): Promise<Attempt> {
   const context = await lockRefreshContext(deps.db, tx, input.refreshToken);
   if (!context) {
@@ -86,6 +101,7 @@ async function attemptRefresh(
     const token = await findRefreshToken(tx, input.refreshToken);
     if (!token) throw notFound();
     if (!token.session_id) throw noSession();
+    if (!token.revoked) race.seenLive = true;
     return { kind: 'locked' };
   }
   const { token, session, user } = context;
@@ -99,7 +115,11 @@ async function attemptRefresh(
   const refreshed = auditEntry({ actor: user, action: AuditAction.tokenRefreshed, client: input.client, at: now });
   if (token.revoked) {
     const live = context.live;
-    if (!live || !withinReuseGrace(token, live, deps.config.security.refreshTokenReuseInterval, now)) {
+    // This request saw the token live and lost the lock to the refresh that revoked it: two tabs
+    // refreshing at once. It gets that refresh's child, like a retry within the reuse interval.
+    const inFlight = race.arrivedAt - toMillis(token.updated_at) < CONCURRENT_REFRESH_WINDOW_MS;
+    const lostRace = (race.seenLive || inFlight) && live?.parent === token.token;
+    if (!live || (!lostRace && !withinReuseGrace(token, live, deps.config.security.refreshTokenReuseInterval, now))) {
       if (deps.config.security.refreshTokenRotationEnabled) {
         await revokeSessionTokens(tx, session.id, now);
         await audit(tx, { actor: user, action: AuditAction.tokenRevoked, client: input.client, at: now, traits: { reason: 'reuse' } });
