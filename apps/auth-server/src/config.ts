@@ -23,7 +23,7 @@ export function developmentJwtSecret(cwd: string): string {
 }
 
 export function readConfig(env: Record<string, string | undefined>, cwd: string): AuthConfig {
-  if (env.NODE_ENV === 'production') return loadAuthConfig({ env, cwd });
+  if (env.NODE_ENV === 'production') return loadAuthConfig({ env, cwd, production: true });
   const defaults: Record<string, string> = {
     DATABASE_URL: defaultDatabaseUrl(APP_NAME),
     JWT_SECRET: developmentJwtSecret(cwd),

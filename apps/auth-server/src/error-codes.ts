@@ -3,6 +3,8 @@
 export const ErrorCode = {
   unknown: 'unknown',
   unexpected_failure: 'unexpected_failure',
+  /** Not GoTrue's: 503 while the database cannot be reached; the request may be retried. */
+  database_unavailable: 'database_unavailable',
   validation_failed: 'validation_failed',
   bad_json: 'bad_json',
   email_exists: 'email_exists',

@@ -58,7 +58,13 @@ async function main(argv: string[]): Promise<void> {
   mailer.outbox?.start();
   const deps: Deps = { config, db, jwt, mailer, sms: undefined, clock: systemClock, log };
   const app = createApp(deps);
-  const server: Server = app.listen(config.api.port, config.api.host ?? '0.0.0.0', () => {
+  const server: Server = app.listen(config.api.port, config.api.host ?? '0.0.0.0', (err?: Error) => {
+    // Express 5 calls this on a failed listen too: a taken port must stop the process, loudly.
+    if (err) {
+      const reason = (err as NodeJS.ErrnoException).code === 'EADDRINUSE' ? 'the port is already in use' : err.message;
+      console.error(`auth-server: cannot listen on ${config.api.host ?? '0.0.0.0'}:${config.api.port}: ${reason}`);
+      process.exit(1);
+    }
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : config.api.port;
     const host = config.api.host ?? 'localhost';

@@ -42,6 +42,19 @@ it('production: no defaults, every missing setting is named', () => {
   expect(error).toBeInstanceOf(ConfigError);
   const message = (error as Error).message;
   for (const name of ['AUTH_SITE_URL', 'AUTH_API_EXTERNAL_URL', 'AUTH_DATABASE_URL', 'AUTH_JWT_SECRET']) expect(message).toContain(name);
+  // Mail flows cannot work without SMTP unless sign-ups confirm themselves (issue 11).
+  expect(message).toContain('AUTH_SMTP_HOST: required in production unless AUTH_MAILER_AUTOCONFIRM=true');
+});
+
+it('production: SMTP or MAILER_AUTOCONFIRM, and API_EXTERNAL_URL read unprefixed as GoTrue deployments set it', () => {
+  const base = {
+    NODE_ENV: 'production', AUTH_SITE_URL: 'https://app.example.com', API_EXTERNAL_URL: 'https://auth.example.com',
+    DATABASE_URL: 'postgres://db/auth', AUTH_JWT_SECRET: 'y'.repeat(40),
+  };
+  expect(() => readConfig(base, fresh())).toThrow(/AUTH_SMTP_HOST: required in production/);
+  expect(readConfig({ ...base, AUTH_MAILER_AUTOCONFIRM: 'true' }, fresh()).api.externalUrl).toBe('https://auth.example.com');
+  const smtp = { AUTH_SMTP_HOST: 'smtp.example.com', AUTH_SMTP_PORT: '587', AUTH_SMTP_ADMIN_EMAIL: 'auth@example.com' };
+  expect(readConfig({ ...base, ...smtp }, fresh()).smtp.host).toBe('smtp.example.com');
 });
 
 describe('loggerOptions (issue 2: human-readable output in development)', () => {

@@ -23,6 +23,12 @@ interface Route {
 const USER_ID_PATH = '/admin/users/:id';
 const ROUTES: Route[] = [
   { method: 'GET', path: '/health', auth: 'none' },
+  { method: 'GET', path: '/health/live', auth: 'none' },
+  { method: 'POST', path: '/token?grant_type=id_token', auth: 'none', fields: ['provider', 'id_token', 'access_token', 'nonce'] },
+  { method: 'POST', path: '/token?grant_type=web3', auth: 'none', fields: ['chain', 'message', 'signature'] },
+  { method: 'GET', path: '/user/identities/authorize', auth: 'user' },
+  { method: 'DELETE', path: '/user/identities/00000000-0000-0000-0000-000000000000', auth: 'user' },
+  { method: 'POST', path: '/sso', auth: 'none', fields: ['provider_id', 'domain', 'redirect_to'] },
   { method: 'GET', path: '/settings', auth: 'none' },
   { method: 'GET', path: '/.well-known/jwks.json', auth: 'none' },
   { method: 'POST', path: '/signup', auth: 'none', fields: ['email', 'phone', 'password', 'code_challenge', 'code_challenge_method'], objects: ['data'] },

@@ -24,7 +24,7 @@ describe('defaults', () => {
     expect(config().jwt).toEqual({
       secret: MINIMAL_ENV.AUTH_JWT_SECRET, keys: undefined, keyId: undefined, exp: 3600, aud: 'authenticated',
       issuer: undefined, adminRoles: ['service_role', 'supabase_admin'], defaultGroupName: 'authenticated',
-      adminGroupName: 'admin',
+      adminGroupName: 'admin', requireExp: false,
     });
   });
 

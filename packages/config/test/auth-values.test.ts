@@ -51,11 +51,11 @@ describe('JWT', () => {
     const c = load({
       AUTH_JWT_EXP: '600', AUTH_JWT_AUD: 'app', AUTH_JWT_ISSUER: 'https://auth.example.com/auth/v1',
       AUTH_JWT_ADMIN_ROLES: 'service_role, admin ,', AUTH_JWT_DEFAULT_GROUP_NAME: 'users',
-      AUTH_JWT_ADMIN_GROUP_NAME: 'root', AUTH_JWT_KEY_ID: 'legacy',
+      AUTH_JWT_ADMIN_GROUP_NAME: 'root', AUTH_JWT_KEY_ID: 'legacy', AUTH_JWT_REQUIRE_EXP: 'true',
     });
     expect(c.jwt).toMatchObject({
       exp: 600, aud: 'app', issuer: 'https://auth.example.com/auth/v1', adminRoles: ['service_role', 'admin'],
-      defaultGroupName: 'users', adminGroupName: 'root', keyId: 'legacy',
+      defaultGroupName: 'users', adminGroupName: 'root', keyId: 'legacy', requireExp: true,
     });
   });
 

@@ -17,6 +17,8 @@ export interface ConnectOptions {
    * listener node-postgres would crash the process; the pool replaces the connection either way.
    */
   onIdleConnectionError?: (err: Error) => void;
+  /** How long a query waits for a pooled connection before failing (ms); default 10 000. */
+  connectTimeoutMs?: number;
 }
 
 export type ParsedDatabaseUrl =
@@ -52,7 +54,9 @@ export function connect<DB>(url: string, options: ConnectOptions = {}): Kysely<D
   const parsed = parseDatabaseUrl(url);
   let dialect: Dialect;
   if (parsed.kind === 'postgres') {
-    const config: PoolConfig = { connectionString: parsed.url };
+    // A database that does not answer must not hold requests forever: after this long waiting for a
+    // connection the query fails, and the services answer 503.
+    const config: PoolConfig = { connectionString: parsed.url, connectionTimeoutMillis: options.connectTimeoutMs ?? 10_000 };
     if (options.maxPoolSize !== undefined && options.maxPoolSize > 0) config.max = options.maxPoolSize;
     const pool = new Pool(config);
     pool.on('error', (err) => options.onIdleConnectionError?.(err));

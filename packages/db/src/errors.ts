@@ -46,3 +46,29 @@ export function isSerializationOrLockError(err: unknown): boolean {
   const code = pgErrorCode(err);
   return code === '55P03' || code === '40001' || code === '40P01';
 }
+
+const UNAVAILABLE_SQLSTATE = /^(08|57P0[1-3]|53300)/; // connection exceptions, shutdown, cannot connect now, too many connections
+const UNAVAILABLE_SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+const UNAVAILABLE_MESSAGES = [
+  'Connection terminated',
+  'connection timeout',
+  'Client has encountered a connection error',
+  'timeout exceeded when trying to connect',
+  'Cannot use a pool after calling end',
+];
+
+/**
+ * True when the database could not be reached or dropped the connection (server down, restarting,
+ * network, pool timeout): the request may succeed if retried later, so services answer 503.
+ * Also looks through `cause` and AggregateError members (node-postgres wraps some of these).
+ */
+export function isDatabaseUnavailable(err: unknown, depth = 0): boolean {
+  if (typeof err !== 'object' || err === null || depth > 4) return false;
+  const code = pgErrorCode(err);
+  if (code !== undefined && (UNAVAILABLE_SQLSTATE.test(code) || UNAVAILABLE_SOCKET_CODES.has(code))) return true;
+  const message = (err as { message?: unknown }).message;
+  if (typeof message === 'string' && UNAVAILABLE_MESSAGES.some((m) => message.includes(m))) return true;
+  const nested = err as { cause?: unknown; errors?: unknown };
+  if (Array.isArray(nested.errors) && nested.errors.some((e) => isDatabaseUnavailable(e, depth + 1))) return true;
+  return isDatabaseUnavailable(nested.cause, depth + 1);
+}

@@ -5,6 +5,7 @@ export type { ConnectOptions, ParsedDatabaseUrl } from './connect';
 export { migrateAuth, migrateDns, MigrationFailedError } from './migrate';
 export { AuthNamespacePlugin } from './namespace-plugin';
 export {
+  isDatabaseUnavailable,
   isForeignKeyViolation,
   isSerializationOrLockError,
   isUniqueViolation,

@@ -11,6 +11,8 @@ import { migrateAuth, migrateDns } from './migrate';
 import { LazyPGliteDialect } from './pglite-dialect';
 import { clonePGlite, pgliteTemplate } from './test-support/pglite-template';
 
+export { startTcpProxy, type TcpProxy } from './test-support/tcp-proxy';
+
 export const DEFAULT_TEST_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
 
 export type TestDatabaseKind = 'postgres' | 'pglite';

@@ -40,11 +40,15 @@ export function bearerToken(req: Request): string | undefined {
   return match?.[1];
 }
 
-async function verifiedClaims(deps: Pick<Deps, 'jwt' | 'clock'>, req: Request): Promise<{ claims: Readonly<Record<string, unknown>>; token: string }> {
+async function verifiedClaims(
+  deps: Pick<Deps, 'jwt' | 'clock'>,
+  req: Request,
+  options: { requireExp?: boolean } = {},
+): Promise<{ claims: Readonly<Record<string, unknown>>; token: string }> {
   const token = bearerToken(req);
   if (!token) throw new ApiError(401, ErrorCode.no_authorization, Messages.noAuthorization);
   try {
-    return { claims: await verifyCached(deps.jwt, token, deps.clock.now()), token };
+    return { claims: await verifyCached(deps.jwt, token, deps.clock.now(), options), token };
   } catch (err) {
     if (err instanceof TokenError) {
       throw new ApiError(403, ErrorCode.bad_jwt, `${Messages.invalidJwt}, ${err.message}`, { cause: err });
@@ -71,10 +75,14 @@ export function requireUser(deps: Pick<Deps, 'jwt' | 'clock' | 'db'>): RequestHa
   };
 }
 
-/** Admin: role claim in JWT_ADMIN_ROLES; sub need not be a user. A named session must still exist. */
+/**
+ * Admin: role claim in JWT_ADMIN_ROLES; sub need not be a user. A named session must still exist.
+ * Like GoTrue, a service token without exp is accepted when its signature verifies (service_role
+ * keys are often minted that way); AUTH_JWT_REQUIRE_EXP=true refuses them.
+ */
 export function requireAdmin(deps: Pick<Deps, 'jwt' | 'clock' | 'db' | 'config'>): RequestHandler {
   return async (req, _res, next) => {
-    const { claims, token } = await verifiedClaims(deps, req);
+    const { claims, token } = await verifiedClaims(deps, req, { requireExp: deps.config.jwt.requireExp });
     const role = typeof claims.role === 'string' ? claims.role : '';
     if (!deps.config.jwt.adminRoles.includes(role)) throw new ApiError(403, ErrorCode.not_admin, Messages.notAdmin);
     const sessionId = typeof claims.session_id === 'string' && UUID.test(claims.session_id) ? claims.session_id : undefined;

@@ -2,6 +2,7 @@
 // from X-Supabase-Api-Version, sets x-sb-error-code, and turns anything unexpected into a
 // 500 unexpected_failure stamped with the request id; details go to the log only.
 import type { ErrorRequestHandler, Request, Response } from 'express';
+import { isDatabaseUnavailable } from '@keyzone/db';
 import { ApiError, ErrorCode, Messages, OAuthError } from '../errors';
 
 export const API_VERSION_HEADER = 'X-Supabase-Api-Version';
@@ -31,6 +32,9 @@ export function sendApiError(req: Request, res: Response, err: ApiError, request
   res.json({ ...body, ...(err.payload ?? {}) });
 }
 
+export const databaseUnavailable = () =>
+  new ApiError(503, ErrorCode.database_unavailable, 'The database is unavailable, please retry shortly', { headers: { 'Retry-After': '5' } });
+
 function isBodyParserError(err: unknown): err is { type: string; status: number } {
   return typeof err === 'object' && err !== null && typeof (err as { type?: unknown }).type === 'string';
 }
@@ -58,6 +62,12 @@ export const errorRenderer: ErrorRequestHandler = (err, req, res, next) => {
   const status = (err as { status?: unknown })?.status;
   if (typeof status === 'number' && status >= 400 && status < 500) {
     sendApiError(req, res, new ApiError(status, ErrorCode.validation_failed, (err as Error).message));
+    return;
+  }
+  if (isDatabaseUnavailable(err)) {
+    // Retryable: auth-js retries 503s. The connection stays usable (pg replaces broken clients).
+    req.log?.warn({ err: (err as Error).message }, 'database unavailable');
+    sendApiError(req, res, databaseUnavailable());
     return;
   }
   req.log?.error({ err }, 'unexpected failure');

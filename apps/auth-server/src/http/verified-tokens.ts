@@ -14,7 +14,12 @@ interface Entry {
 
 const caches = new WeakMap<JwtService, Map<string, Entry>>();
 
-export async function verifyCached(jwt: JwtService, token: string, now: Date): Promise<Readonly<Record<string, unknown>>> {
+export async function verifyCached(
+  jwt: JwtService,
+  token: string,
+  now: Date,
+  options: { requireExp?: boolean } = {},
+): Promise<Readonly<Record<string, unknown>>> {
   let cache = caches.get(jwt);
   if (!cache) {
     cache = new Map();
@@ -24,7 +29,7 @@ export async function verifyCached(jwt: JwtService, token: string, now: Date): P
   const hit = cache.get(token);
   if (hit && hit.exp > nowSeconds) return hit.claims;
   if (hit) cache.delete(token);
-  const claims = Object.freeze(await jwt.verify(token, { now }));
+  const claims = Object.freeze(await jwt.verify(token, { now, requireExp: options.requireExp }));
   if (typeof claims.exp === 'number') {
     if (cache.size >= MAX_ENTRIES) cache.delete(cache.keys().next().value as string);
     cache.set(token, { claims, exp: claims.exp });

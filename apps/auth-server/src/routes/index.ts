@@ -15,7 +15,8 @@ import { rateLimit, sharedRateLimit } from '../http/rate-limit';
 import { listAdminAudit } from './admin-audit';
 import { adminGenerateLink } from './admin-generate-link';
 import { createAdminUser, deleteAdminUser, getAdminUser, listAdminUsers, updateAdminUser } from './admin-users';
-import { health } from './health';
+import { idTokenGrant, manualLinkingDisabled, samlDisabled, web3Grant } from './disabled-features';
+import { health, liveness } from './health';
 import { jwks } from './jwks';
 import { logout } from './logout';
 import { settings } from './settings';
@@ -39,13 +40,18 @@ export function buildRouter(deps: Deps): Router {
   const verifyLimit = sharedRateLimit(deps, { name: 'verify', limit: deps.config.rateLimit.verify, windowSeconds: 300 });
   const otpLimit = sharedRateLimit(deps, { name: 'otp', limit: deps.config.rateLimit.otp, windowSeconds: 300 });
 
-  router.get('/health', health());
+  router.get('/health', health(deps));
+  router.get('/health/live', liveness());
   router.get('/settings', settings(deps));
   router.get('/.well-known/jwks.json', jwks(deps));
 
   router.post('/signup', json, signup(deps));
   // Grants beyond password/refresh_token, built per app so two apps never share a table.
-  const extraGrants: GrantTable = new Map([['pkce', pkceGrant]]);
+  const extraGrants: GrantTable = new Map([
+    ['pkce', pkceGrant],
+    ['id_token', idTokenGrant],
+    ['web3', web3Grant],
+  ]);
   router.post('/token', tokenLimit, jsonOrForm, token(deps, extraGrants));
 
   router.get('/user', user, getUser(deps));
@@ -60,6 +66,10 @@ export function buildRouter(deps: Deps): Router {
   router.post('/recover', otpLimit, json, recover(deps));
   router.post('/resend', otpLimit, json, resend(deps));
   router.get('/reauthenticate', user, reauthenticate(deps));
+  // Features that are off answer GoTrue's codes (routes/disabled-features.ts).
+  router.get('/user/identities/authorize', user, manualLinkingDisabled());
+  router.delete('/user/identities/:identity_id', user, manualLinkingDisabled());
+  router.post('/sso', json, samlDisabled());
   router.post('/invite', requireAdmin(deps), json, invite(deps));
   // Admin engineer: /admin/* families from routes/admin-*.ts, each guarded by requireAdmin(deps).
   const admin = requireAdmin(deps);

@@ -174,7 +174,7 @@ export async function sendReauthenticationNonce(deps: Deps, input: { user: UserR
   const { user } = input;
   if (!user.email) {
     if (user.phone) throw new ApiError(422, ErrorCode.phone_provider_disabled, 'Reauthentication by phone is not available');
-    throw new ApiError(422, ErrorCode.validation_failed, 'Reauthentication requires an email or a phone number');
+    throw new ApiError(400, ErrorCode.validation_failed, 'Reauthentication requires the user to have an email or a phone number');
   }
   if (user.email_confirmed_at === null) throw new ApiError(422, ErrorCode.email_not_confirmed, 'Please verify your email first.');
   const email = user.email;

@@ -14,6 +14,8 @@ export const ALIAS_PREFIX = 'GOTRUE_';
 /** Names also read without a prefix (prefixed forms win). */
 const UNPREFIXED = new Set([
   'PORT', 'DATABASE_URL', 'LOG_LEVEL',
+  // GoTrue reads this one unprefixed, and its own deployments set it that way.
+  'API_EXTERNAL_URL',
   'OTEL_EXPORTER_PROMETHEUS_HOST', 'OTEL_EXPORTER_PROMETHEUS_PORT', 'OTEL_RESOURCE_ATTRIBUTES',
 ]);
 const SYNONYMS: Record<string, string[]> = { PORT: ['API_PORT'], DATABASE_URL: ['DB_DATABASE_URL'] };

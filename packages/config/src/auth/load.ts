@@ -22,6 +22,11 @@ export interface LoadAuthConfigOptions {
   cwd?: string;
   /** Fallbacks by UNPREFIXED name (e.g. DATABASE_URL, JWT_SECRET), used when neither env nor .env sets one. */
   defaults?: Record<string, string>;
+  /**
+   * Production: settings that only matter together are checked too (mail flows need SMTP unless
+   * sign-ups are confirmed automatically), so the server refuses to start instead of failing each request.
+   */
+  production?: boolean;
 }
 
 function readDotenv(cwd: string): Record<string, string> {
@@ -69,6 +74,12 @@ export function loadAuthConfig(options: LoadAuthConfigOptions = {}): AuthConfig 
     tracing: readTracing(r),
     metrics: readMetrics(r),
   };
+  if (options.production && !config.mailer.autoconfirm && !config.smtp.host) {
+    r.problem(
+      `${r.display('SMTP_HOST')}: required in production unless ${r.display('MAILER_AUTOCONFIRM')}=true ` +
+        '(sign-up confirmations, recoveries and magic links are sent by mail)',
+    );
+  }
   if (r.problems.length > 0) throw new ConfigError(r.problems);
   return deepFreeze(config);
 }

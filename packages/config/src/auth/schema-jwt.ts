@@ -43,5 +43,6 @@ export function readJwt(r: EnvReader): JwtConfig {
     adminRoles: r.list('JWT_ADMIN_ROLES') ?? ['service_role', 'supabase_admin'],
     defaultGroupName: r.string('JWT_DEFAULT_GROUP_NAME')?.trim() ?? 'authenticated',
     adminGroupName: r.string('JWT_ADMIN_GROUP_NAME')?.trim() ?? 'admin',
+    requireExp: r.bool('JWT_REQUIRE_EXP') ?? false,
   };
 }

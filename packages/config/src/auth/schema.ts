@@ -65,6 +65,7 @@ export interface JwtConfig {
   aud: string;                         // JWT_AUD, default 'authenticated'
   issuer: string | undefined;          // JWT_ISSUER; iss omitted when unset (reference §3.1)
   adminRoles: string[];                // JWT_ADMIN_ROLES, default ['service_role', 'supabase_admin']
+  requireExp: boolean;                 // JWT_REQUIRE_EXP: refuse admin tokens without exp (GoTrue accepts them), default false
   defaultGroupName: string;            // JWT_DEFAULT_GROUP_NAME, default 'authenticated'
   adminGroupName: string;              // JWT_ADMIN_GROUP_NAME, default 'admin'
 }

@@ -9,8 +9,11 @@ export interface JwtService {
   readonly algorithm: JwtAlgorithm;
   /** Signs `claims` with iat = now and exp = iat + expiresInSeconds; the header carries the signing key's kid (none for the legacy secret). */
   sign(claims: Record<string, unknown>, options: { expiresInSeconds: number; now?: Date }): Promise<string>;
-  /** Verifies signature, exp (required) and nbf at `now`, and aud/iss when asked. Throws TokenError. */
-  verify(token: string, options?: { now?: Date; audience?: string; issuer?: string }): Promise<Record<string, unknown>>;
+  /**
+   * Verifies signature, exp and nbf at `now`, and aud/iss when asked. Throws TokenError. exp is
+   * required unless `requireExp: false` (GoTrue accepts service tokens without one).
+   */
+  verify(token: string, options?: { now?: Date; audience?: string; issuer?: string; requireExp?: boolean }): Promise<Record<string, unknown>>;
   /** The public JWKS document: asymmetric keys only, without private members; { keys: [] } for HS256 only. */
   jwks(): { keys: Record<string, unknown>[] };
 }
@@ -92,7 +95,7 @@ export async function createJwtService(options: CreateJwtServiceOptions): Promis
           currentDate: verifyOptions.now ?? clock(),
           audience: verifyOptions.audience,
           issuer: verifyOptions.issuer,
-          requiredClaims: ['exp'],
+          requiredClaims: verifyOptions.requireExp === false ? [] : ['exp'],
         });
         return payload as Record<string, unknown>;
       } catch (err) {

@@ -1,0 +1,51 @@
+// Issue 11: the executable itself. A taken port stops it with a non-zero exit naming the port
+// (Express 5 calls the listen callback with the error; it used to print "listening" and exit 0).
+import { spawn } from 'node:child_process';
+import net, { type AddressInfo } from 'node:net';
+import path from 'node:path';
+import { createTestDatabase, type TestDatabase } from '@keyzone/db/testing';
+
+const MAIN = path.join(__dirname, '..', '..', 'dist', 'main.js');
+let database: TestDatabase;
+
+beforeAll(async () => {
+  database = await createTestDatabase({ kind: 'postgres', migrate: 'auth' });
+});
+afterAll(async () => database?.destroy());
+
+function run(env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [MAIN], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+it('exits non-zero naming the port when the port is taken', async () => {
+  const holder = net.createServer();
+  await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', () => resolve()));
+  const { port } = holder.address() as AddressInfo;
+  try {
+    const result = await run({
+      NODE_ENV: 'test', DATABASE_URL: database.url, AUTH_JWT_SECRET: 'z'.repeat(40), AUTH_SITE_URL: 'http://localhost:3000',
+      API_EXTERNAL_URL: 'http://localhost:9999', PORT: String(port), AUTH_API_HOST: '127.0.0.1', LOG_LEVEL: 'fatal',
+    });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(`cannot listen on 127.0.0.1:${port}: the port is already in use`);
+    expect(result.stdout).not.toContain('listening');
+  } finally {
+    holder.close();
+  }
+}, 60_000);
+
+it('production without SMTP and without autoconfirm refuses to start, naming the settings', async () => {
+  const result = await run({
+    NODE_ENV: 'production', DATABASE_URL: database.url, AUTH_JWT_SECRET: 'z'.repeat(40), AUTH_SITE_URL: 'http://localhost:3000',
+    API_EXTERNAL_URL: 'http://localhost:9999',
+  });
+  expect(result.code).toBe(1);
+  expect(result.stderr).toContain('AUTH_SMTP_HOST: required in production unless AUTH_MAILER_AUTOCONFIRM=true');
+}, 60_000);
