@@ -7,6 +7,7 @@ import { ApiError, ErrorCode } from './errors';
 import { cors } from './http/cors';
 import { errorRenderer } from './http/errors';
 import { buildRouter } from './routes';
+import { RECOVERY_JOB, runRecoveryJob } from './services/email-flows';
 
 export function createApp(deps: Deps): Express {
   const app = express();
@@ -16,6 +17,7 @@ export function createApp(deps: Deps): Express {
   app.use(cors());
   const outbox = deps.mailer?.outbox;
   if (outbox) {
+    outbox.handle(RECOVERY_JOB, (payload) => runRecoveryJob(deps, payload));
     // Mail a request queued goes out once its transaction has committed, i.e. after the answer.
     app.use((_req, res, next) => {
       res.on('finish', () => outbox.afterRequest());

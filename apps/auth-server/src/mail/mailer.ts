@@ -8,7 +8,7 @@ import { buildActionLink, type ActionLinkParams, type LinkKind } from './links';
 import { renderHtml, renderSubject } from './render';
 import { TemplateStore } from './templates';
 import type { AuthDb } from '../deps';
-import { insertQueuedMail } from '../queries/mail-outbox';
+import { insertQueuedJob, insertQueuedMail } from '../queries/mail-outbox';
 import type { Executor } from '../queries/users';
 import { MailOutbox, type OutboxOptions } from './outbox';
 import { createLogTransport, createSmtpTransport, createUnconfiguredTransport, type Envelope, type MailTransport } from './transport';
@@ -66,6 +66,13 @@ export class Mailer {
     if (!this.outbox) throw new Error('Mailer.queue needs a mailer created with a database');
     const envelope = await this.render(mail);
     await insertQueuedMail(tx, { kind: mail.kind, recipient: mail.to, envelope });
+    this.outbox.noteQueued();
+  }
+
+  /** Queues a job for the outbox worker (it runs after the answer; see MailOutbox.handle). */
+  async queueJob(tx: Executor, job: { name: string; recipient: string; payload: Record<string, unknown> }): Promise<void> {
+    if (!this.outbox) throw new Error('Mailer.queueJob needs a mailer created with a database');
+    await insertQueuedJob(tx, job);
     this.outbox.noteQueued();
   }
 

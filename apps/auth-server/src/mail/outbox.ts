@@ -6,8 +6,11 @@
 // code it carries is kept no longer than needed.
 import type { Logger } from 'pino';
 import type { AuthDb } from '../deps';
-import { claimDueMail, deferQueuedMail, deleteQueuedMail, msUntilNextMail } from '../queries/mail-outbox';
-import type { MailTransport } from './transport';
+import { claimDueMail, deferQueuedMail, deleteQueuedMail, JOB_PREFIX, msUntilNextMail, type QueuedMail } from '../queries/mail-outbox';
+import type { Envelope, MailTransport } from './transport';
+
+/** Work a flow defers to after its answer (e.g. a recovery, issue 11); may queue mail itself. */
+export type OutboxJob = (payload: Record<string, unknown>) => Promise<void>;
 
 export interface OutboxOptions {
   /** How often to look for messages queued by other instances (ms). */
@@ -34,6 +37,7 @@ export class MailOutbox {
   private timer: NodeJS.Timeout | undefined;
   private poller: NodeJS.Timeout | undefined;
   private stopped = false;
+  private readonly jobs = new Map<string, OutboxJob>();
 
   constructor(
     private readonly db: AuthDb,
@@ -45,6 +49,15 @@ export class MailOutbox {
     this.retryBaseMs = options.retryBaseMs ?? 5_000;
     this.maxRetryMs = options.maxRetryMs ?? 3_600_000;
     this.maxAttempts = options.maxAttempts ?? 10;
+  }
+
+  /**
+   * Registers the code that runs queued jobs named `name` (queries/mail-outbox.ts insertQueuedJob).
+   * The first registration stays: apps built on one mailer share its outbox, and a later app (with
+   * a shorter life, or another pool) must not take over the worker's jobs.
+   */
+  handle(name: string, job: OutboxJob): void {
+    if (!this.jobs.has(name)) this.jobs.set(name, job);
   }
 
   /** Called by the flow that inserted a row: delivery starts once its request has finished. */
@@ -94,26 +107,35 @@ export class MailOutbox {
   private async run(): Promise<void> {
     for (;;) {
       if (this.stopped) return;
+      // Until nothing is due: a job may queue mail that is due at once; failures are deferred.
       const batch = await claimDueMail(this.db, BATCH, LEASE_SECONDS);
-      for (const mail of batch) await this.deliver(mail.id, mail.envelope, mail.attempts);
-      if (batch.length < BATCH) break;
+      if (batch.length === 0) break;
+      for (const row of batch) await this.process(row);
     }
     this.scheduleRetry(await msUntilNextMail(this.db));
   }
 
-  private async deliver(id: string, envelope: Parameters<MailTransport['send']>[0], attempts: number): Promise<void> {
+  private async process(row: QueuedMail): Promise<void> {
+    const { id, attempts } = row;
+    const isJob = row.kind.startsWith(JOB_PREFIX);
     try {
-      await this.transport.send(envelope);
+      if (isJob) {
+        const job = this.jobs.get(row.kind.slice(JOB_PREFIX.length));
+        if (!job) throw new Error(`no handler for ${row.kind}`);
+        await job(row.payload as Record<string, unknown>);
+      } else {
+        await this.transport.send(row.payload as Envelope);
+      }
       await deleteQueuedMail(this.db, id);
     } catch (err) {
       const reply = err as { response?: string; responseCode?: number; message?: string };
-      const context = { mailKind: envelope.preview.kind, transport: this.transport.name, attempts, smtpReply: reply.response, smtpCode: reply.responseCode, err: reply.message };
+      const context = { kind: row.kind, transport: this.transport.name, attempts, smtpReply: reply.response, smtpCode: reply.responseCode, err: reply.message };
       if (attempts >= this.maxAttempts) {
-        this.log.error(context, 'sending mail failed for the last time: message dropped');
+        this.log.error(context, isJob ? 'queued job failed for the last time: dropped' : 'sending mail failed for the last time: message dropped');
         await deleteQueuedMail(this.db, id);
         return;
       }
-      this.log.warn(context, 'sending mail failed: will retry');
+      this.log.warn(context, isJob ? 'queued job failed: will retry' : 'sending mail failed: will retry');
       const delay = Math.min(this.maxRetryMs, this.retryBaseMs * 2 ** (attempts - 1));
       await deferQueuedMail(this.db, id, delay, String(reply.response ?? reply.message ?? err));
     }

@@ -8,11 +8,15 @@ import type { Executor } from './users';
 
 const outboxT = sql.table('auth.mail_outbox');
 
+/** A message (kind = its mail kind, payload = the Envelope) or a job (kind = "job:<name>"). */
 export interface QueuedMail {
   id: string;
-  envelope: Envelope;
+  kind: string;
+  payload: unknown;
   attempts: number;
 }
+
+export const JOB_PREFIX = 'job:';
 
 export async function insertQueuedMail(db: Executor, mail: { kind: string; recipient: string; envelope: Envelope }): Promise<void> {
   await db
@@ -21,16 +25,28 @@ export async function insertQueuedMail(db: Executor, mail: { kind: string; recip
     .execute();
 }
 
+export async function insertQueuedJob(db: Executor, job: { name: string; recipient: string; payload: Record<string, unknown> }): Promise<void> {
+  await db
+    .insertInto('auth.mail_outbox')
+    .values({ kind: JOB_PREFIX + job.name, recipient: job.recipient, envelope: JSON.stringify(job.payload) })
+    .execute();
+}
+
 /** Claims up to `limit` due messages for `leaseSeconds` and counts the attempt. */
 export async function claimDueMail(db: AuthDb, limit: number, leaseSeconds: number): Promise<QueuedMail[]> {
-  const result = await sql<{ id: string; envelope: Envelope | string; attempts: number }>`
+  const result = await sql<{ id: string; kind: string; envelope: unknown; attempts: number }>`
     update ${outboxT} set attempts = attempts + 1, next_attempt_at = now() + make_interval(secs => ${leaseSeconds})
     where id in (
       select id from ${outboxT} where next_attempt_at <= now() order by id limit ${limit} for update skip locked
     )
-    returning id, envelope, attempts`.execute(db);
+    returning id, kind, envelope, attempts`.execute(db);
   return result.rows
-    .map((r) => ({ id: String(r.id), attempts: Number(r.attempts), envelope: typeof r.envelope === 'string' ? (JSON.parse(r.envelope) as Envelope) : r.envelope }))
+    .map((r) => ({
+      id: String(r.id),
+      kind: r.kind,
+      attempts: Number(r.attempts),
+      payload: typeof r.envelope === 'string' ? (JSON.parse(r.envelope) as unknown) : r.envelope,
+    }))
     .sort((a, b) => Number(a.id) - Number(b.id));
 }
 

@@ -13,7 +13,7 @@ import { normalizeEmail } from './accounts';
 import { audit, AuditAction } from './audit';
 import type { ClientInfo } from './context';
 import { sendEmailChangeTokens } from './email-change';
-import { takeEmailBudgetWithoutMail } from './email-rate-limits';
+import { takeAddressBudget, takeEmailBudgetWithoutMail } from './email-rate-limits';
 import { createEmailUser } from './email-users';
 import { sendEmailToken } from './email-tokens';
 import type { PkceParams } from './pkce';
@@ -83,22 +83,49 @@ async function passwordless(deps: Deps, input: EmailRequest & { createUser: bool
 }
 
 /**
- * POST /recover: unknown addresses get the same answers (200, or 429 from the same budgets and
- * frequency) after the same kind of work: a transaction taking the email budget. Mail is queued,
- * never sent while the client waits, so SMTP's time does not tell known from unknown.
+ * POST /recover. The request does the same work whatever the address: the budgets (per client, per
+ * address, global, and SMTP_MAX_FREQUENCY from the send log) and a queued job, in one transaction.
+ * It never looks the address up, so neither its answer (200 or the same 429) nor its time tells
+ * whether there is an account. The job (runRecoveryJob, after the answer) issues the token and
+ * queues the mail, or does nothing for an unknown address.
  */
 export async function sendRecoveryEmail(deps: Deps, input: EmailRequest): Promise<void> {
   requireEmailProvider(deps);
+  const mailer = deps.mailer;
+  if (!mailer) throw new ApiError(500, ErrorCode.unexpected_failure, 'Email sending is not configured');
   const email = normalizeEmail(input.email);
-  const user = await findUserByEmail(deps.db, email, deps.config.jwt.aud);
-  if (!user) {
-    await takeEmailBudgetWithoutMail(deps, { kind: 'recovery', recipient: email, client: input.client.limitKey, minIntervalSeconds: deps.config.smtp.maxFrequency });
-    return;
-  }
+  await deps.db.transaction().execute(async (tx) => {
+    await takeAddressBudget(deps, tx, { kind: 'recovery', recipient: email, client: input.client.limitKey, minIntervalSeconds: deps.config.smtp.maxFrequency });
+    const job: RecoveryJob = { email, redirectTo: input.redirectTo, pkce: input.pkce ?? null, client: input.client };
+    await mailer.queueJob(tx, { name: RECOVERY_JOB, recipient: email, payload: { ...job } });
+  });
+}
+
+export const RECOVERY_JOB = 'recovery';
+
+interface RecoveryJob {
+  email: string;
+  redirectTo: string;
+  pkce: PkceParams | null;
+  client: ClientInfo;
+}
+
+/** The deferred half of POST /recover, run by the outbox worker. */
+export async function runRecoveryJob(deps: Deps, payload: Record<string, unknown>): Promise<void> {
+  const job = payload as unknown as RecoveryJob;
+  const user = await findUserByEmail(deps.db, job.email, deps.config.jwt.aud);
+  if (!user) return;
   const now = deps.clock.now();
   await deps.db.transaction().execute(async (tx) => {
-    await sendEmailToken(deps, tx, { target: { userId: user.id, email }, action: 'recovery', redirectTo: input.redirectTo, pkce: input.pkce, client: input.client });
-    await audit(tx, { actor: user, action: AuditAction.userRecoveryRequested, client: input.client, at: now });
+    await sendEmailToken(deps, tx, {
+      target: { userId: user.id, email: job.email },
+      action: 'recovery',
+      redirectTo: job.redirectTo,
+      pkce: job.pkce ?? undefined,
+      skipFrequency: true,
+      budgetTaken: true,
+    });
+    await audit(tx, { actor: user, action: AuditAction.userRecoveryRequested, client: job.client, at: now });
   });
 }
 

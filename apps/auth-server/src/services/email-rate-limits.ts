@@ -38,15 +38,28 @@ export async function takeEmailBudget(
  */
 export async function takeEmailBudgetWithoutMail(
   deps: Pick<Deps, 'db' | 'config' | 'clock'>,
-  entry: { kind: MailKind; recipient: string; client?: string | undefined; minIntervalSeconds?: number },
+  entry: EmailBudgetEntry,
 ): Promise<void> {
+  await deps.db.transaction().execute((tx) => takeAddressBudget(deps, tx, entry));
+}
+
+export interface EmailBudgetEntry {
+  kind: MailKind;
+  recipient: string;
+  client?: string | undefined;
+  minIntervalSeconds?: number;
+}
+
+/**
+ * The budgets for a mail to `recipient`, whether or not it has an account, in the caller's
+ * transaction; SMTP_MAX_FREQUENCY is judged from the send log (per address and kind).
+ */
+export async function takeAddressBudget(deps: Pick<Deps, 'config' | 'clock'>, tx: Executor, entry: EmailBudgetEntry): Promise<void> {
   const now = deps.clock.now();
-  await deps.db.transaction().execute(async (tx) => {
-    if (entry.minIntervalSeconds) {
-      const last = await lastEmailSentAt(tx, entry.recipient, entry.kind);
-      const remaining = last ? (last.getTime() + entry.minIntervalSeconds * 1000 - now.getTime()) / 1000 : 0;
-      if (remaining > 0) throw frequencyLimitError(remaining);
-    }
-    await takeEmailBudget(tx, deps.config.rateLimit, { userId: null, kind: entry.kind, recipient: entry.recipient, client: entry.client, now });
-  });
+  if (entry.minIntervalSeconds) {
+    const last = await lastEmailSentAt(tx, entry.recipient, entry.kind);
+    const remaining = last ? (last.getTime() + entry.minIntervalSeconds * 1000 - now.getTime()) / 1000 : 0;
+    if (remaining > 0) throw frequencyLimitError(remaining);
+  }
+  await takeEmailBudget(tx, deps.config.rateLimit, { userId: null, kind: entry.kind, recipient: entry.recipient, client: entry.client, now });
 }

@@ -119,7 +119,16 @@ export async function prepareEmailToken(
 export async function sendEmailToken(
   deps: Pick<Deps, 'config' | 'mailer' | 'clock'>,
   tx: Executor,
-  input: { target: EmailTokenTarget; action: EmailAction; redirectTo: string; pkce?: PkceParams; skipFrequency?: boolean; client?: ClientInfo },
+  input: {
+    target: EmailTokenTarget;
+    action: EmailAction;
+    redirectTo: string;
+    pkce?: PkceParams;
+    skipFrequency?: boolean;
+    client?: ClientInfo;
+    /** The request already took the budgets (takeAddressBudget) before deferring the work. */
+    budgetTaken?: boolean;
+  },
 ): Promise<PreparedEmailToken & { sentAt: Date }> {
   const mailer = deps.mailer;
   if (!mailer) throw new ApiError(500, ErrorCode.unexpected_failure, 'Email sending is not configured');
@@ -130,13 +139,15 @@ export async function sendEmailToken(
     minIntervalSeconds: input.skipFrequency ? undefined : deps.config.smtp.maxFrequency,
   });
   const spec = EMAIL_ACTIONS[input.action];
-  await takeEmailBudget(tx, deps.config.rateLimit, {
-    userId: input.target.userId,
-    kind: spec.mailKind,
-    recipient: prepared.recipient,
-    client: input.client?.limitKey,
-    now,
-  });
+  if (!input.budgetTaken) {
+    await takeEmailBudget(tx, deps.config.rateLimit, {
+      userId: input.target.userId,
+      kind: spec.mailKind,
+      recipient: prepared.recipient,
+      client: input.client?.limitKey,
+      now,
+    });
+  }
   await mailer.queue(tx, {
     kind: spec.mailKind,
     to: prepared.recipient,

@@ -63,7 +63,7 @@ describe('features that are off answer GoTrue codes', () => {
     const authorize = await call(server.url, 'GET', '/user/identities/authorize?provider=github', { token: account.access_token, newShape: true });
     expect(authorize.status).toBe(404);
     expect(authorize.body).toEqual({ code: 'manual_linking_disabled', message: 'Manual linking is disabled' });
-    const unlink = await call(server.url, 'DELETE', `/user/identities/${account.user.identities[0].identity_id}`, { token: account.access_token });
+    const unlink = await call(server.url, 'DELETE', `/user/identities/${(account.user.identities as Array<{ identity_id: string }>)[0]!.identity_id}`, { token: account.access_token });
     expect(unlink.status).toBe(404);
     expect(unlink.body.error_code).toBe('manual_linking_disabled');
     const sso = await call(server.url, 'POST', '/sso', { body: { domain: 'example.com' }, newShape: true });
