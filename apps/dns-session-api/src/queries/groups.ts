@@ -16,7 +16,7 @@ export async function findGroupById(db: Db, id: number, options: { lock?: boolea
   return query.executeTakeFirst();
 }
 
-/** Live root groups of that exact name (names are unique among live siblings, not globally). */
+/** The live root group of that exact name. */
 export async function findLiveRootGroupByName(db: Db, name: string): Promise<GroupRow | undefined> {
   return db
     .selectFrom('dns.groups')

@@ -34,7 +34,11 @@ export async function findUserById(db: Db, id: number, options: { lock?: boolean
  * Login candidates: live users with that username (case-insensitive) in live groups with that exact name.
  * Group names repeat across the tree, so several rows can match; the service tries each.
  */
-export async function findLoginCandidates(db: Db, username: string, groupName: string): Promise<UserCredentials[]> {
+/**
+ * The one live user a login name can mean: group names are unique service-wide and usernames within a
+ * group, both case-insensitively, so this is one lookup on the two unique indexes.
+ */
+export async function findLoginUser(db: Db, username: string, groupName: string): Promise<UserCredentials | undefined> {
   return db
     .selectFrom('dns.users as u')
     .innerJoin('dns.groups as g', 'g.id', 'u.group_id')
@@ -52,11 +56,10 @@ export async function findLoginCandidates(db: Db, username: string, groupName: s
       'u.salt',
     ])
     .where((eb) => eb(eb.fn('lower', ['u.username']), '=', username.toLowerCase()))
-    .where('g.name', '=', groupName)
+    .where((eb) => eb(eb.fn('lower', ['g.name']), '=', groupName.toLowerCase()))
     .where('u.deleted_at', 'is', null)
     .where('g.deleted_at', 'is', null)
-    .orderBy('u.id')
-    .execute();
+    .executeTakeFirst();
 }
 
 export async function insertUser(

@@ -1,6 +1,6 @@
 import { isUniqueViolation } from '@keyzone/db';
 import type { Deps } from '../deps';
-import { badRequest, conflict, notFound } from '../errors';
+import { badRequest, conflict, forbidden, notFound } from '../errors';
 import { countLiveMembers, findGroupById, insertGroup, isInSubtree, listSubgroups, updateGroup, type GroupRow } from '../queries/groups';
 import { listUsersInGroup, type UserRow } from '../queries/users';
 import { serializeGroup } from '../serialize';
@@ -14,7 +14,8 @@ export interface GroupUpdate {
   deleted?: boolean;
 }
 
-const duplicateName = () => conflict('A group with that name already exists under that parent');
+// Logins are user@group, so live group names are unique service-wide (case-insensitively).
+const duplicateName = () => conflict('A group with that name already exists (group names are unique: logins use them)');
 
 export async function getGroup(deps: Deps, caller: Caller, id: number, options: { deleted: boolean }): Promise<GroupRow> {
   const group = await findGroupById(deps.db, id);
@@ -57,6 +58,10 @@ export async function updateGroupById(deps: Deps, caller: Caller, id: number, in
     const restoring = input.deleted === false;
     if (!before || (before.deleted_at !== null) !== restoring) throw notFound('Group not found');
     await assertGroupAccess(trx, caller, before.id, 'group');
+    // The name is how logins find the group's users: only an admin above the group may change it.
+    if (input.name !== undefined && input.name !== before.name && id === caller.groupId) {
+      throw forbidden('Only an admin of the parent group may rename this group');
+    }
     if (input.parent_gid !== undefined && input.parent_gid !== (before.parent_id ?? 0)) {
       // Moving a group: not the caller's own group (it would leave their subtree), never below itself.
       if (id === caller.groupId) throw badRequest('You may not move your own group');

@@ -1,7 +1,7 @@
 import type { Deps } from '../deps';
 import { invalidCredentials, notFound } from '../errors';
 import { findGroupById } from '../queries/groups';
-import { findLoginCandidates, findUserById, upgradePasswordHash, type UserRow } from '../queries/users';
+import { findLoginUser, findUserById, upgradePasswordHash, type UserRow } from '../queries/users';
 import type { Caller } from './caller';
 import { DummyPasswordCheck, hashPassword, verifyPassword } from './passwords';
 
@@ -34,27 +34,29 @@ export function parseLoginName(input: string, defaultGroup: string): { username:
 }
 
 /**
- * Checks credentials. Every failure (unknown group, unknown or deleted user, wrong password) is the same 401
- * and costs at least one bcrypt comparison at the configured cost. A legacy NicTool hash that matches is
+ * Checks credentials. A login name means at most one user (group names are unique service-wide), so a login
+ * costs one password check. Every failure (unknown group, unknown or deleted user, wrong password) is the same
+ * 401 and costs at least one bcrypt comparison at the configured cost. A legacy NicTool hash that matches is
  * replaced by a bcrypt hash before the login succeeds.
  */
 export async function authenticate(deps: Deps, login: string, password: string): Promise<{ user: UserRow; group: GroupRef }> {
   const { username, groupName } = parseLoginName(login, deps.config.http.defaultGroup);
   const cost = deps.config.security.bcryptCost;
-  const candidates = await findLoginCandidates(deps.db, username, groupName);
-  let bcryptCompared = false;
-  for (const candidate of candidates) {
-    const stored = { hash: candidate.password_hash, scheme: candidate.password_scheme, salt: candidate.salt };
-    bcryptCompared ||= stored.scheme === 'bcrypt';
-    if (!(await verifyPassword(stored, password, candidate.username))) continue;
-    if (stored.scheme !== 'bcrypt') {
-      await upgradePasswordHash(deps.db, candidate.id, stored.hash, await hashPassword(password, cost), deps.clock.now());
-    }
-    const { group_name: groupName, password_hash: _h, password_scheme: _s, salt: _salt, ...user } = candidate;
-    return { user: { ...user, deleted_at: null }, group: { id: candidate.group_id, name: groupName } };
+  const found = await findLoginUser(deps.db, username, groupName);
+  if (!found) {
+    await dummyFor(cost).run(password);
+    throw invalidCredentials();
   }
-  if (!bcryptCompared) await dummyFor(cost).run(password);
-  throw invalidCredentials();
+  const stored = { hash: found.password_hash, scheme: found.password_scheme, salt: found.salt };
+  if (!(await verifyPassword(stored, password, found.username))) {
+    if (stored.scheme !== 'bcrypt') await dummyFor(cost).run(password);
+    throw invalidCredentials();
+  }
+  if (stored.scheme !== 'bcrypt') {
+    await upgradePasswordHash(deps.db, found.id, stored.hash, await hashPassword(password, cost), deps.clock.now());
+  }
+  const { group_name: name, password_hash: _h, password_scheme: _s, salt: _salt, ...user } = found;
+  return { user: { ...user, deleted_at: null }, group: { id: found.group_id, name } };
 }
 
 /** The signed-in user and group (GET /session, GET /user): as read with the session in this request. */

@@ -6,12 +6,14 @@ import * as m202611230300 from './202611230300_create_schema';
 import * as m202611230310 from './202611230310_groups_users_sessions';
 import * as m202611230330 from './202611230330_zones_records_nameservers';
 import * as m202611230400 from './202611230400_zone_record_targets_idx';
+import * as m202611240100 from './202611240100_unique_group_names';
 
 export const dnsMigrations: ReadonlyArray<readonly [string, Migration]> = [
   ['202611230300_create_schema', m202611230300],
   ['202611230310_groups_users_sessions', m202611230310],
   ['202611230330_zones_records_nameservers', m202611230330],
   ['202611230400_zone_record_targets_idx', m202611230400],
+  ['202611240100_unique_group_names', m202611240100],
 ];
 
 export const dnsMigrationProvider: MigrationProvider = {
