@@ -46,12 +46,16 @@ export class ApiError extends Error {
     message: string,
     /** Extra fields merged into the body (e.g. validation details outside production). */
     readonly extra?: Record<string, unknown>,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; headers?: Record<string, string> },
   ) {
-    super(message, options);
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'ApiError';
     this.statusCode = ERROR_CODES[code];
+    this.headers = options?.headers;
   }
+
+  /** Response headers that go with the error (Retry-After, Connection: close). */
+  readonly headers: Record<string, string> | undefined;
 
   body(): { statusCode: number; error: string; message: string } & Record<string, unknown> {
     return {

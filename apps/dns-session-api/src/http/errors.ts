@@ -1,5 +1,5 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
-import { pgErrorCode } from '@keyzone/db';
+import { isDatabaseUnavailable, pgErrorCode } from '@keyzone/db';
 import { ApiError, MESSAGES, notFound } from '../errors';
 
 /** Unknown routes: 404 in the same error shape (NicTool's {"msg": "404 Error!..."} is not kept: one shape). */
@@ -19,10 +19,16 @@ export const renderError: ErrorRequestHandler = (err, req, res, next) => {
   const apiError = toApiError(err);
   if (apiError.statusCode === 500) {
     req.log?.error({ err, reqId: req.id }, 'request failed');
+  } else if (apiError.statusCode === 503) {
+    req.log?.warn({ err: (err as Error).message, reqId: req.id }, 'database unavailable');
   } else if (apiError.cause !== undefined && !(err instanceof ApiError)) {
     req.log?.warn({ err, reqId: req.id }, 'request refused after a database error');
   }
   res.status(apiError.statusCode);
+  for (const [name, value] of Object.entries(apiError.headers ?? {})) res.setHeader(name, value);
+  // A request whose body was not read to the end leaves bytes on the socket: it cannot carry another
+  // request, so say so instead of letting the client find a dead keep-alive connection.
+  if (!req.complete) res.setHeader('Connection', 'close');
   const body = apiError.statusCode === 500 ? { ...new ApiError('internal', MESSAGES.internal).body() } : apiError.body();
   res.json(body);
 };
@@ -41,6 +47,14 @@ function toApiError(err: unknown): ApiError {
   // happen; when it does, the client gets an honest conflict (and the log a warning), not a 500.
   if (sqlState === '40P01' || sqlState === '40001') {
     return new ApiError('conflict', 'A concurrent change conflicted with this request; nothing was written, please retry', undefined, { cause: err });
+  }
+  // PostgreSQL unreachable (down, restarting, network, pool timeout): nothing was written, and the same request
+  // may succeed shortly. The pool replaces broken connections by itself, so recovery needs nothing from us.
+  if (isDatabaseUnavailable(err)) {
+    return new ApiError('unavailable', 'The database is unavailable; nothing was changed, please retry shortly', undefined, {
+      cause: err,
+      headers: { 'Retry-After': '5' },
+    });
   }
   const status = (err as { status?: unknown; statusCode?: unknown })?.status ?? (err as { statusCode?: unknown })?.statusCode;
   const type = (err as { type?: unknown })?.type;

@@ -35,7 +35,11 @@ export function sessionMiddleware(settings: SessionSettings, store: KyselySessio
     resave: false,
     saveUninitialized: false,
     rolling: false,
-    unset: 'destroy',
+    // 'keep': with 'destroy', a request whose session could not be read (database down) would have its session
+    // deleted when it ends (express-session sees no req.session), logging the user out over a transient error,
+    // and the failing delete would reach Express a second time, which then kills the keep-alive socket.
+    // Logout destroys the session explicitly (routes/session.ts).
+    unset: 'keep',
     cookie: { maxAge: settings.ttlSeconds * 1000, httpOnly: true, sameSite: 'strict', path: '/', secure: false },
   });
   const rewrite: RequestHandler = (_req, res, next) => {
