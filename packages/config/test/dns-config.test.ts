@@ -52,7 +52,7 @@ describe('loadDnsConfig', () => {
   it('development (the default NODE_ENV)', () => {
     const dir = appConfig();
     expect(loadDnsConfig({ dir, env: {} })).toEqual({
-      http: { host: '127.0.0.1', port: 3000, keepAliveTimeoutSeconds: 5, defaultGroup: 'NicTool', bodyLimit: 102400 },
+      http: { host: '127.0.0.1', port: 3000, keepAliveTimeoutSeconds: 5, defaultGroup: 'NicTool', bodyLimit: 102400, zoneFileLimit: 10485760 },
       session: { cookieName: 'sid-dnsapi', ttlSeconds: 3600, secret: DEFAULT_DEV_SESSION_SECRET, secure: false },
       database: { url: 'pglite://.data/dns-session-api' },
       log: { level: 'info', file: undefined },
@@ -124,7 +124,7 @@ describe('loadDnsConfig', () => {
   it('applies schema defaults for missing files and keys', () => {
     const c = loadDnsConfig({ dir: tempDir({ 'http.yml': 'default: {}\n' }), nodeEnv: 'test', env: {} });
     expect(c).toEqual({
-      http: { host: '127.0.0.1', port: 3000, keepAliveTimeoutSeconds: 5, defaultGroup: 'NicTool', bodyLimit: 102400 },
+      http: { host: '127.0.0.1', port: 3000, keepAliveTimeoutSeconds: 5, defaultGroup: 'NicTool', bodyLimit: 102400, zoneFileLimit: 10485760 },
       session: { cookieName: 'sid-dnsapi', ttlSeconds: 3600, secret: DEFAULT_DEV_SESSION_SECRET, secure: false },
       database: { url: undefined },
       log: { level: 'info', file: undefined },

@@ -5,6 +5,7 @@
 import { FieldError, fieldError } from './errors';
 import { isInZone, normalizeName } from './names';
 import { rdataKey, ZoneRecord } from './records';
+import { nextTurn } from './slices';
 import { RECORD_TYPES, recordTypes } from './types';
 
 export interface ZoneError extends FieldError {
@@ -55,17 +56,35 @@ const TARGET_FIELDS: Record<string, string> = { MX: 'exchange', NS: 'dname', SRV
  * in-zone NS targets having an address (named-checkzone refuses a zone without them).
  */
 export function checkZone(zoneName: string, records: readonly ZoneRecord[]): ZoneError[] {
-  const zone = normalizeName(zoneName);
   const errors: ZoneError[] = [];
+  for (const _pause of zoneChecks(zoneName, records, errors));
+  return errors;
+}
+
+/** checkZone for large zones: the same checks, giving the event loop back every few thousand records. */
+export async function checkZoneInSlices(zoneName: string, records: readonly ZoneRecord[]): Promise<ZoneError[]> {
+  const errors: ZoneError[] = [];
+  for (const _pause of zoneChecks(zoneName, records, errors)) await nextTurn();
+  return errors;
+}
+
+/** Records checked between two pauses of zoneChecks (a few milliseconds of work). */
+const SLICE = 2000;
+
+/** The checks of checkZone, as a generator that pauses (yields) every SLICE records. */
+function* zoneChecks(zoneName: string, records: readonly ZoneRecord[], errors: ZoneError[]): Generator<void> {
+  const zone = normalizeName(zoneName);
   // One pass collects RRsets and the owners later rules ask about; allocation stays per RRset, not per check,
   // so a 50k-record import is checked in a fraction of a second.
   const rrsets = new Map<string, number[]>();
   const cnameOwners = new Set<string>();
   const addressOwners = new Set<string>();
-  records.forEach((r, i) => {
+  for (let i = 0; i < records.length; i++) {
+    if (i % SLICE === SLICE - 1) yield;
+    const r = records[i] as ZoneRecord;
     if (!isInZone(r.owner, zone)) {
       errors.push(zoneError(r.owner, r.type, [i], fieldError('owner', 'outside_zone', `owner must lie inside the zone ${zone}`)));
-      return;
+      continue;
     }
     if (r.owner === zone && recordTypes[r.type].neverAtApex) {
       errors.push(zoneError(r.owner, r.type, [i], fieldError('owner', 'never_at_apex', `a ${r.type} record may not be at the zone apex`)));
@@ -76,12 +95,15 @@ export function checkZone(zoneName: string, records: readonly ZoneRecord[]): Zon
     else rrsets.set(key, [i]);
     if (r.type === 'CNAME') cnameOwners.add(r.owner);
     else if (r.type === 'A' || r.type === 'AAAA') addressOwners.add(r.owner);
-  });
+  }
+  let n = 0;
   for (const idx of rrsets.values()) {
+    if (++n % SLICE === 0) yield;
     // A single record cannot break an RRset rule.
     if (idx.length > 1) errors.push(...checkRRset(idx.map((i) => records[i] as ZoneRecord), idx));
   }
   for (const owner of cnameOwners) {
+    if (++n % SLICE === 0) yield;
     const idx = rrsets.get(`${owner}\u0000CNAME`) ?? [];
     if (owner === zone) {
       errors.push(zoneError(owner, 'CNAME', idx, fieldError('owner', 'cname_at_apex', 'a CNAME may not be at the zone apex, where SOA and NS live')));
@@ -94,9 +116,11 @@ export function checkZone(zoneName: string, records: readonly ZoneRecord[]): Zon
         `a CNAME must be alone at its owner, found also ${others.join(', ')}`)));
     }
   }
-  records.forEach((r, i) => {
+  for (let i = 0; i < records.length; i++) {
+    if (i % SLICE === SLICE - 1) yield;
+    const r = records[i] as ZoneRecord;
     const field = TARGET_FIELDS[r.type];
-    if (!field) return;
+    if (!field) continue;
     const target = String(r.rdata[field]);
     if (cnameOwners.has(target)) {
       errors.push(zoneError(r.owner, r.type, [i], fieldError(field, 'target_is_cname', `${field} ${target} is a CNAME; it must name a host`)));
@@ -104,6 +128,5 @@ export function checkZone(zoneName: string, records: readonly ZoneRecord[]): Zon
       errors.push(zoneError(r.owner, r.type, [i], fieldError(field, 'ns_without_address',
         `name server ${target} lies inside the zone but has no A or AAAA record`)));
     }
-  });
-  return errors;
+  }
 }

@@ -26,9 +26,6 @@ export const renderError: ErrorRequestHandler = (err, req, res, next) => {
   }
   res.status(apiError.statusCode);
   for (const [name, value] of Object.entries(apiError.headers ?? {})) res.setHeader(name, value);
-  // A request whose body was not read to the end leaves bytes on the socket: it cannot carry another
-  // request, so say so instead of letting the client find a dead keep-alive connection.
-  if (!req.complete) res.setHeader('Connection', 'close');
   const body = apiError.statusCode === 500 ? { ...new ApiError('internal', MESSAGES.internal).body() } : apiError.body();
   res.json(body);
 };

@@ -19,8 +19,11 @@ const importBody = z
   .strict();
 
 // Zone files outgrow the JSON body limit (http.body_limit, 100 kB by default: ~3,000 records), so the import
-// also takes the file itself as `text/dns` (or text/plain) with the zone name in the query, up to this size.
-export const ZONE_FILE_LIMIT_BYTES = 64 * 1024 * 1024;
+// also takes the file itself as `text/dns` with the zone name in the query, up to http.zone_file_limit (10 MB
+// by default). Only text/dns: text/plain is a type a cross-site form can send, so SameSite would be the only
+// guard against a forged import.
+/** An oversized body is read and dropped up to this much past the limit before the 413 goes out. */
+const DRAIN_BYTES = 16 * 1024 * 1024;
 
 const importQuery = z
   .object({
@@ -30,16 +33,28 @@ const importQuery = z
   })
   .strict();
 
-/** Reads a text/dns body (capped); undefined when the request carries another content type. */
-async function readZoneFileBody(req: Request): Promise<string | undefined> {
-  if (!req.is(['text/dns', 'text/plain'])) return undefined;
+/**
+ * Reads a text/dns body up to `limit` bytes; undefined when the request carries another content type. Past
+ * the limit the rest is read and dropped (up to DRAIN_BYTES more), so the client is listening when the 413
+ * arrives; the connection is then closed.
+ */
+async function readZoneFileBody(req: Request, limit: number): Promise<string | undefined> {
+  if (!req.is('text/dns')) {
+    if (req.is('*/*')) throw badRequest('Invalid request payload input: send the zone file as Content-Type: text/dns, or JSON {zone, zonefile}');
+    return undefined;
+  }
+  const tooLarge = () =>
+    new ApiError('payload_too_large', `A zone file may be at most ${limit} bytes (http.zone_file_limit)`, undefined, { headers: { Connection: 'close' } });
+  const declared = Number(req.headers['content-length'] ?? 'NaN');
+  if (Number.isFinite(declared) && declared > limit + DRAIN_BYTES) throw tooLarge();
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > ZONE_FILE_LIMIT_BYTES) throw new ApiError('payload_too_large', `A zone file may be at most ${ZONE_FILE_LIMIT_BYTES} bytes`);
-    chunks.push(chunk);
+    if (size > limit + DRAIN_BYTES) throw tooLarge();
+    if (size <= limit) chunks.push(chunk);
   }
+  if (size > limit) throw tooLarge();
   return Buffer.concat(chunks).toString('utf8');
 }
 
@@ -77,7 +92,8 @@ export const zoneFileRoutes: AnyRoute[] = [
     summary: 'Create a zone from a BIND zone file',
     description: 'All or nothing: the zone and every record are created in one transaction, or the answer is 400 listing every bad line. ' +
       'Apex NS records naming a nameserver you may use become that zone\'s nameservers; $INCLUDE and $GENERATE are refused. ' +
-      'Send JSON as below, or the zone file itself as `Content-Type: text/dns` with `?zone=<name>` (for files beyond the JSON body limit; up to 64 MB).',
+      'Send JSON as below, or the zone file itself as `Content-Type: text/dns` with `?zone=<name>` (for files beyond the JSON body limit; up to ' +
+      'http.zone_file_limit, 10 MB by default, else 413). At most 100 bad lines are listed; `error_count` counts them all.',
     query: importQuery,
     body: importBody.optional(),
     bodyExample: {
@@ -104,7 +120,7 @@ export const zoneFileRoutes: AnyRoute[] = [
           validation: { source: 'query', keys: misplaced },
         });
       }
-      const zonefile = body ? undefined : await readZoneFileBody(req);
+      const zonefile = body ? undefined : await readZoneFileBody(req, deps.config.http.zoneFileLimit);
       const input = body ?? (zonefile !== undefined && query.zone ? { ...query, zone: query.zone, zonefile } : undefined);
       if (!input) throw badRequest('Invalid request payload input: send JSON {zone, zonefile} or a text/dns body with ?zone=');
       const { zone, records } = await importZoneFile(deps, caller, input);

@@ -10,8 +10,13 @@ export function invalidInput(what: string, errors: readonly FieldError[]) {
   });
 }
 
-export function invalidZoneFile(errors: readonly LineError[]) {
+/** `errors`: the first problems (at most 100, the importer's cap); `total`: how many there are in all. */
+export function invalidZoneFile(errors: readonly LineError[], total = errors.length) {
   const shown = errors.slice(0, 20).map((e) => `line ${e.line}: ${e.message}`).join('; ');
-  const more = errors.length > 20 ? `; and ${errors.length - 20} more` : '';
-  return badRequest(`The zone file has ${errors.length} bad line(s): ${shown}${more}`, { errors: errors.map((e) => ({ ...e })) });
+  const more = total > 20 ? `; and ${total - 20} more` : '';
+  return badRequest(`The zone file has ${total} bad line(s): ${shown}${more}`, {
+    errors: errors.map((e) => ({ ...e })),
+    error_count: total,
+    ...(total > errors.length ? { errors_not_listed: total - errors.length } : {}),
+  });
 }

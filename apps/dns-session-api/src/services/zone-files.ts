@@ -13,6 +13,7 @@ import { findZoneById, findZoneNameservers, insertZone, replaceZoneNameservers }
 import { serializeZone, type Zone } from '../serialize-zones';
 import type { Caller } from './caller';
 import { assertGroupAccess, assertGroupUsableForNewObject, canUseNameserverOf } from './dns-access';
+import { filterInSlices } from '../dns/slices';
 import { invalidZoneFile } from './dns-errors';
 import { toZoneRecord } from './zone-rules';
 import { duplicateZone } from './zones';
@@ -44,8 +45,8 @@ export interface ImportInput {
 }
 
 export async function importZoneFile(deps: Deps, caller: Caller, input: ImportInput): Promise<{ zone: Zone; records: number }> {
-  const parsed = importZone(input.zone, input.zonefile);
-  if (parsed.errors.length || !parsed.soa) throw invalidZoneFile(parsed.errors);
+  const parsed = await importZone(input.zone, input.zonefile);
+  if (parsed.errorCount > 0 || !parsed.soa) throw invalidZoneFile(parsed.errors, parsed.errorCount);
   const { soa } = parsed;
   const groupId = input.gid ?? caller.groupId;
   return deps.db.transaction().execute(async (trx) => {
@@ -66,7 +67,7 @@ export async function importZoneFile(deps: Deps, caller: Caller, input: ImportIn
       derivedRecords({ name: parsed.zone, ttl: 0, soa: { rname: '', serial: 0, refresh: 0, retry: 0, expire: 0, minimum: 0 }, nameservers: assigned, records: [] })
         .map((r) => `${r.owner} ${r.type} ${rdataKey(r)}`),
     );
-    const records = parsed.records.filter((r) => !derived.has(`${r.owner} ${r.type} ${rdataKey(r)}`));
+    const records = await filterInSlices(parsed.records, (r) => !derived.has(`${r.owner} ${r.type} ${rdataKey(r)}`));
 
     const now = deps.clock.now();
     const zone = await insertZone(trx, {

@@ -81,6 +81,7 @@ export function loadDnsConfig(options: LoadDnsConfigOptions = {}): DnsConfig {
       keepAliveTimeoutSeconds: yml.http.keep_alive_timeout_seconds,
       defaultGroup: yml.http.default_group,
       bodyLimit: parseBytes(yml.http.body_limit) ?? 102400,
+      zoneFileLimit: parseBytes(yml.http.zone_file_limit) ?? 10 * 1024 * 1024,
     },
     session: {
       cookieName: yml.session.cookie_name,

@@ -17,6 +17,7 @@ export interface DnsConfig {
     keepAliveTimeoutSeconds: number;   // http.yml keep_alive_timeout_seconds, default 5
     defaultGroup: string;              // http.yml default_group, default 'NicTool'
     bodyLimit: number;                 // http.yml body_limit: bytes, or "100kb"/"1mb"; default 102400
+    zoneFileLimit: number;             // http.yml zone_file_limit: largest text/dns zone import; default 10 MB
   };
   session: {
     cookieName: string;                // session.yml cookie_name, default 'sid-dnsapi'

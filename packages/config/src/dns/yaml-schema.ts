@@ -26,6 +26,9 @@ export const dnsYamlSchema = z.strictObject({
     body_limit: z.union([z.number(), z.string()])
       .refine((v) => parseBytes(v) !== undefined, 'expected a byte count such as 102400, "100kb" or "1mb"')
       .default(102400),
+    zone_file_limit: z.union([z.number(), z.string()])
+      .refine((v) => parseBytes(v) !== undefined, 'expected a byte count such as 10485760, "10mb" or "512kb"')
+      .default(10 * 1024 * 1024),
   }).prefault({}),
   session: z.strictObject({
     cookie_name: z.string().regex(/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/, 'expected a cookie name (letters, digits, -_.)')

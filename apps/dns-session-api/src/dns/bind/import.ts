@@ -1,12 +1,15 @@
 // BIND zone-file importer: $ORIGIN, $TTL, "@", relative names, omitted owner/TTL/class, parentheses,
-// quoted strings with escapes, comments. It never stops at the first problem: every bad line is returned
-// with its number and the reason, and the caller imports nothing unless the list is empty.
-import { checkZone } from '../check-zone';
+// quoted strings with escapes, comments. It never stops at the first problem: every bad line is counted, the
+// first `maxErrors` are returned with their number and reason, and the caller imports nothing unless there
+// are none. It is async and gives the event loop back every few milliseconds, so other requests do not wait
+// behind a large file; memory follows the records kept, not the errors (issue 12).
+import { checkZoneInSlices } from '../check-zone';
+import { nextTurn } from '../slices';
 import { checkName, isAbsolute, normalizeName, toAbsolute } from '../names';
 import { validateRecord, ZoneRecord } from '../records';
 import { Soa } from '../soa';
 import { isRecordType, rdataFromBind } from '../types';
-import { tokenize } from './tokenize';
+import { tokenizeEntries } from './tokenize';
 
 export interface LineError {
   line: number;
@@ -22,7 +25,17 @@ export interface ImportResult {
   soa?: Soa & { ttl: number; line: number };
   defaultTtl?: number;
   records: ImportedRecord[];
+  /** The first `maxErrors` problems, by line. */
   errors: LineError[];
+  /** How many problems there are in all. */
+  errorCount: number;
+}
+
+export interface ImportOptions {
+  /** Problems listed (the rest are only counted); default 100. */
+  maxErrors?: number;
+  /** Longest stretch of parsing between two turns of the event loop (ms); default 10. */
+  sliceMs?: number;
 }
 
 const UNIT_SECONDS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400, w: 604800 };
@@ -38,17 +51,26 @@ export function parseTtl(text: string): number | undefined {
 
 const CLASSES = ['IN', 'CH', 'HS', 'CS', 'NONE', 'ANY'];
 
-export function importZone(zoneName: string, text: string): ImportResult {
+export async function importZone(zoneName: string, text: string, options: ImportOptions = {}): Promise<ImportResult> {
+  const maxErrors = options.maxErrors ?? 100;
+  const sliceMs = options.sliceMs ?? 10;
   const zone = normalizeName(zoneName.endsWith('.') ? zoneName : `${zoneName}.`);
-  const { entries, errors } = tokenize(text);
-  const result: ImportResult = { zone, records: [], errors: [...errors] };
+  const result: ImportResult = { zone, records: [], errors: [], errorCount: 0 };
   let origin = zone;
   let defaultTtl: number | undefined;
   let lastTtl: number | undefined;
   let lastOwner: string | undefined;
-  const fail = (line: number, message: string) => result.errors.push({ line, message });
+  const fail = (line: number, message: string) => {
+    result.errorCount += 1;
+    if (result.errors.length < maxErrors) result.errors.push({ line, message });
+  };
 
-  for (const { line, tokens, blankOwner } of entries) {
+  let sliceStart = performance.now();
+  for (const { line, tokens, blankOwner } of tokenizeEntries(text, ({ line, message }) => fail(line, message))) {
+    if (performance.now() - sliceStart > sliceMs) {
+      await nextTurn();
+      sliceStart = performance.now();
+    }
     const head = tokens[0]?.text ?? '';
     if (!blankOwner && head.startsWith('$')) {
       const directive = head.toUpperCase();
@@ -128,8 +150,8 @@ export function importZone(zoneName: string, text: string): ImportResult {
     result.records.push({ ...checked.record, line });
   }
 
-  if (!result.soa && result.errors.length === 0) fail(1, `the file has no SOA record for ${zone}`);
-  for (const e of checkZone(zone, result.records)) {
+  if (!result.soa && result.errorCount === 0) fail(1, `the file has no SOA record for ${zone}`);
+  for (const e of await checkZoneInSlices(zone, result.records)) {
     const lines = e.records.map((i) => result.records[i]?.line ?? 0);
     fail(Math.max(...lines), `${e.message} (${e.rule}${lines.length > 1 ? `; lines ${lines.join(', ')}` : ''})`);
   }

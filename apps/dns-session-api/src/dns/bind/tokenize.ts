@@ -1,6 +1,8 @@
 // Splits zone-file text (RFC 1035 §5.1) into logical entries: comments dropped, parentheses joining lines,
 // quoted strings kept whole with their escapes, a backslash protecting the next character. Each entry keeps
 // the line it started on and whether it began with blank space (then the owner is the previous one).
+// tokenizeEntries is a generator, so a caller can pause between entries (the importer yields to the event
+// loop) and never holds more than the entries it keeps; tokenize collects them all.
 import { Token } from '../fields';
 
 export interface Entry {
@@ -16,8 +18,13 @@ export interface TokenizeResult {
 }
 
 export function tokenize(text: string): TokenizeResult {
-  const entries: Entry[] = [];
   const errors: Array<{ line: number; message: string }> = [];
+  const entries = [...tokenizeEntries(text, (error) => errors.push(error))];
+  return { entries, errors };
+}
+
+/** Yields each logical entry in order; syntax errors go to `onError` as they are found. */
+export function* tokenizeEntries(text: string, onError: (error: { line: number; message: string }) => void): Generator<Entry> {
   let line = 1;
   let depth = 0;
   let entry: Entry | undefined;
@@ -25,8 +32,10 @@ export function tokenize(text: string): TokenizeResult {
   let failed = false; // the current entry had a syntax error; it is dropped
   let openLine = 0;
 
+  // The entry just completed, if it is to be yielded (set by finish, taken by the loop).
+  let done: Entry | undefined;
   const finish = () => {
-    if (entry && entry.tokens.length && !failed) entries.push(entry);
+    if (entry && entry.tokens.length && !failed) done = entry;
     entry = undefined;
     failed = false;
   };
@@ -45,6 +54,10 @@ export function tokenize(text: string): TokenizeResult {
       if (depth === 0) finish();
       atLineStart = true;
       pendingBlank = false;
+      if (done) {
+        yield done;
+        done = undefined;
+      }
       continue;
     }
     if (ch === ' ' || ch === '\t' || ch === '\r') {
@@ -69,7 +82,7 @@ export function tokenize(text: string): TokenizeResult {
     }
     if (ch === ')') {
       if (depth === 0) {
-        errors.push({ line, message: 'unbalanced ")"' });
+        onError({ line, message: 'unbalanced ")"' });
         failed = true;
       } else depth--;
       i++;
@@ -87,7 +100,7 @@ export function tokenize(text: string): TokenizeResult {
       }
       const raw = text.slice(i + 1, closed ? j - 1 : j);
       if (!closed) {
-        errors.push({ line, message: 'unterminated quoted string' });
+        onError({ line, message: 'unterminated quoted string' });
         failed = true;
         i = j;
         continue;
@@ -115,7 +128,7 @@ export function tokenize(text: string): TokenizeResult {
     }
     const raw = text.slice(i, j);
     if (j === i) {
-      errors.push({ line, message: 'unterminated quoted string' });
+      onError({ line, message: 'unterminated quoted string' });
       failed = true;
       i++;
       continue;
@@ -124,9 +137,9 @@ export function tokenize(text: string): TokenizeResult {
     i = j;
   }
   if (depth > 0) {
-    errors.push({ line: openLine, message: 'unbalanced "(": no closing ")" before the end of the file' });
+    onError({ line: openLine, message: 'unbalanced "(": no closing ")" before the end of the file' });
     failed = true;
   }
   finish();
-  return { entries, errors };
+  if (done) yield done;
 }
