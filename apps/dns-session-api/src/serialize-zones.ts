@@ -3,7 +3,7 @@
 // them. Nothing else assembles these objects.
 import { z } from 'zod';
 import { envelopeSchema, metaSchema } from './http/envelope';
-import { isNumericKind, recordTypes, RECORD_TYPES, type FieldKind } from './dns';
+import { charStringsText, escapeCharString, isNumericKind, isRecordType, parseCharStrings, recordTypes, RECORD_TYPES, type FieldKind, type Rdata } from './dns';
 import type { AuditRow } from './queries/audit';
 import type { NameserverRow } from './queries/nameservers';
 import type { ZoneRecordRow } from './queries/zone-records';
@@ -86,14 +86,34 @@ export const zoneRecordSchema = z.object({
   description: z.string(),
   deleted: z.boolean(),
   ...Object.fromEntries(Object.entries(rdataFields).map(([k, v]) => [k, v.optional()])),
+  strings: z.array(z.string()).optional().meta({
+    description: 'TXT: each character-string exactly, escaped as in zone files (\\" \\\\ \\DDD); send them back as "quoted" "strings" in data',
+  }),
 });
 export type ZoneRecordWire = { id: number; zid: number; owner: string; type: string; ttl: number; description: string; deleted: boolean } & Record<string, unknown>;
 
 export function serializeZoneRecord(row: ZoneRecordRow): ZoneRecordWire {
   return {
     id: row.id, zid: row.zone_id, owner: row.owner, type: row.type, ttl: row.ttl, description: row.description,
-    deleted: row.deleted_at !== null, ...row.rdata,
+    deleted: row.deleted_at !== null, ...rdataForWire(row.type, row.rdata),
   };
+}
+
+/**
+ * RDATA as the API shows it. Character-string fields (TXT data) are stored in presentation form; the API
+ * gives their text (`data`, as clients wrote it) and each string exactly (`strings`, escaped as in zone files).
+ */
+function rdataForWire(type: string, rdata: Rdata): Record<string, unknown> {
+  const fields = isRecordType(type) ? recordTypes[type].fields : [];
+  if (!fields.some((f) => f.kind === 'charstrings')) return rdata;
+  const out: Record<string, unknown> = { ...rdata };
+  for (const f of fields) {
+    if (f.kind !== 'charstrings') continue;
+    const strings = parseCharStrings(String(rdata[f.name])) ?? [];
+    out[f.name] = charStringsText(strings);
+    out.strings = strings.map(escapeCharString);
+  }
+  return out;
 }
 
 export const auditEntrySchema = z.object({

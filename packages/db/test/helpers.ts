@@ -7,6 +7,7 @@ export const AUTH_MIGRATIONS = [
   '202611230202_rls_helpers',
   '202611230203_admin_search',
   '202611230204_email_send_log',
+  '202611240100_limits_and_outbox',
 ];
 
 export const AUTH_TABLES = [
@@ -16,10 +17,12 @@ export const AUTH_TABLES = [
   'identities',
   'kysely_migration',
   'kysely_migration_lock',
+  'mail_outbox',
   'mfa_amr_claims',
   'mfa_challenges',
   'mfa_factors',
   'one_time_tokens',
+  'rate_limit_buckets',
   'refresh_tokens',
   'sessions',
   'users',

@@ -3,14 +3,14 @@
 import { FieldError, fieldError } from './errors';
 import { canonicalIpv6, isIpv4 } from './ip';
 import { checkHostName, checkName, looksLikeIp, normalizeName, toAbsolute } from './names';
-import { MAX_CHARSTRING_OCTETS, octetLength, quoteChunks, quoteText, unescapeBytes } from './text';
+import { formatCharStrings, MAX_CHARSTRING_OCTETS, octetLength, parseCharStrings, quoteText, splitText, unescapeBytes } from './text';
 
 export type FieldKind =
   | 'uint8' | 'uint16' | 'uint32'
   | 'ipv4' | 'ipv6'
   | 'name'
   | 'charstring'   // one <character-string>, ≤255 octets, quoted in zone files
-  | 'text'         // TXT data: any length, split into 255-octet strings on export
+  | 'charstrings'  // TXT data: one or more <character-string>s, stored in presentation form (text.ts)
   | 'value'        // CAA value: the rest of the RDATA, quoted
   | 'word'         // one unquoted token (CAA tag)
   | 'hex'          // digests and fingerprints, whitespace allowed between pieces in zone files
@@ -79,7 +79,18 @@ export function checkField(spec: FieldSpec, value: unknown): { value?: RdataValu
       return octetLength(value) > MAX_CHARSTRING_OCTETS
         ? { errors: [fieldError(name, 'charstring_length', `${name} must be at most 255 octets`)] }
         : { value, errors: [] };
-    case 'text':
+    case 'charstrings': {
+      // Quoted strings are taken exactly (escapes give any byte); anything else is plain text, split into
+      // strings of 255 octets. Both are stored in the canonical presentation form.
+      const strings = value.trimStart().startsWith('"') ? parseCharStrings(value) : splitText(value);
+      if (!strings) {
+        return { errors: [fieldError(name, 'charstrings', `${name} starting with a quote must be one or more "quoted" strings separated by spaces`)] };
+      }
+      if (strings.some((s) => s.length > MAX_CHARSTRING_OCTETS)) {
+        return { errors: [fieldError(name, 'charstring_length', `each quoted string of ${name} must be at most 255 octets`)] };
+      }
+      return { value: formatCharStrings(strings), errors: [] };
+    }
     case 'value':
       return { value, errors: [] };
     case 'word':
@@ -103,8 +114,8 @@ export function fieldToBind(spec: FieldSpec, value: RdataValue): string {
     case 'charstring':
     case 'value':
       return quoteText(String(value));
-    case 'text':
-      return quoteChunks(String(value)).join(' ');
+    case 'charstrings':
+      return String(value);
     default:
       return String(value);
   }
@@ -112,7 +123,7 @@ export function fieldToBind(spec: FieldSpec, value: RdataValue): string {
 
 /** Whether this field takes every remaining token of the line. */
 export function takesRest(kind: FieldKind): boolean {
-  return kind === 'text' || kind === 'hex' || kind === 'svcparams';
+  return kind === 'charstrings' || kind === 'hex' || kind === 'svcparams';
 }
 
 /** Reads one field from its token(s); names are made absolute in origin. Throws an Error with the reason. */
@@ -130,10 +141,9 @@ export function fieldFromBind(spec: FieldSpec, tokens: Token[], origin: string):
     case 'charstring':
     case 'value':
       return first.text.includes('\\') ? unescapeBytes(first.text).toString('utf8') : first.text;
-    case 'text':
-      return tokens.some((t) => t.text.includes('\\'))
-        ? Buffer.concat(tokens.map((t) => unescapeBytes(t.text))).toString('utf8')
-        : tokens.map((t) => t.text).join('');
+    case 'charstrings':
+      // Each token is one string, exactly as written (a long text split over several strings stays split).
+      return formatCharStrings(tokens.map((t) => unescapeBytes(t.text)));
     case 'hex':
       return tokens.map((t) => t.text).join('');
     case 'svcparams':

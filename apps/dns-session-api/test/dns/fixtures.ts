@@ -7,6 +7,8 @@ export interface TypeFixture {
   owner: string;
   input: Record<string, string | number>;
   stored?: Record<string, string | number>;
+  /** The RDATA as the API shows it, when not the input (TXT adds `strings`). */
+  wire?: Record<string, unknown>;
   bind: string;
 }
 
@@ -28,6 +30,8 @@ export const typeFixtures: TypeFixture[] = [
   },
   {
     type: 'TXT', owner: '@', input: { data: 'v=spf1 mx -all "quoted" back\\slash; semi café' },
+    stored: { data: '"v=spf1 mx -all \\"quoted\\" back\\\\slash; semi caf\\195\\169"' },
+    wire: { data: 'v=spf1 mx -all "quoted" back\\slash; semi café', strings: ['v=spf1 mx -all \\"quoted\\" back\\\\slash; semi café'] },
     bind: '"v=spf1 mx -all \\"quoted\\" back\\\\slash; semi caf\\195\\169"',
   },
   { type: 'CAA', owner: '@', input: { flags: 0, tag: 'issue', value: 'letsencrypt.org' }, bind: '0 issue "letsencrypt.org"' },

@@ -1,5 +1,5 @@
 import {
-  canonicalIpv6, checkName, isAbsolute, isInZone, mailboxToRname, nextSerial, quoteChunks, quoteText,
+  canonicalIpv6, checkName, isAbsolute, isInZone, mailboxToRname, nextSerial, parseCharStrings, quoteText, splitText, formatCharStrings,
   relativeTo, splitLabels, toAbsolute, unescapeBytes, wireLength,
 } from '../../src/dns';
 
@@ -52,9 +52,11 @@ describe('addresses and text', () => {
     const quoted = quoteText(text);
     expect(quoted).toBe('"say \\"hi\\" \\\\ caf\\195\\169\\010"');
     expect(unescapeBytes(quoted.slice(1, -1)).toString('utf8')).toBe(text);
-    const chunks = quoteChunks('é'.repeat(200));
-    expect(chunks).toHaveLength(2);
-    expect(Buffer.concat(chunks.map((c) => unescapeBytes(c.slice(1, -1)))).toString('utf8')).toBe('é'.repeat(200));
+    const chunks = splitText('é'.repeat(200));
+    expect(chunks.map((c) => c.length)).toEqual([255, 145]);
+    expect(parseCharStrings(formatCharStrings(chunks))).toEqual(chunks);
+    expect(Buffer.concat(chunks).toString('utf8')).toBe('é'.repeat(200));
+    expect(unescapeBytes('🙂').toString('utf8')).toBe('🙂'); // a character outside the BMP stays whole
   });
 });
 

@@ -23,7 +23,7 @@ describe('zone records: one of each type', () => {
     const res = expectStatus(await alice.post('/zone_record', { zid: zone.id, owner: f.owner, type, ttl: 300, ...f.input }), 201);
     const owner = f.owner === '@' ? zone.zone : `${f.owner}.${zone.zone}`;
     expect(res.body).toEqual({
-      zone_record: { id: expect.any(Number), zid: zone.id, owner, type, ttl: 300, description: '', deleted: false, ...(f.stored ?? f.input) },
+      zone_record: { id: expect.any(Number), zid: zone.id, owner, type, ttl: 300, description: '', deleted: false, ...(f.wire ?? f.stored ?? f.input) },
       meta: { api: { version: expect.any(String) }, msg: 'the zone record was created' },
     });
     expect(expectStatus(await alice.get(`/zone_record/${res.body.zone_record.id}`), 200).body.zone_record).toEqual(res.body.zone_record);
