@@ -13,7 +13,7 @@ export interface Soa {
 /** RFC 1912 §2.2 recommendations (refresh 8 h… 1 day, retry 2 h, expire 2–4 weeks, minimum 1 day at most). */
 export const SOA_DEFAULTS = { refresh: 86400, retry: 7200, expire: 1209600, minimum: 3600, ttl: 3600 } as const;
 
-const MAX_SERIAL = 4294967295;
+export const MAX_SERIAL = 4294967295;
 
 /**
  * The next serial in YYYYMMDDnn form: today's first serial if the current one is older, else one more.

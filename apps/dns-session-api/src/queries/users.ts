@@ -36,7 +36,8 @@ export async function findUserById(db: Db, id: number, options: { lock?: boolean
  */
 /**
  * The one live user a login name can mean: group names are unique service-wide and usernames within a
- * group, both case-insensitively, so this is one lookup on the two unique indexes.
+ * group, both case-insensitively, so this is one lookup on the two unique indexes (the username matches
+ * in any case, the group name exactly).
  */
 export async function findLoginUser(db: Db, username: string, groupName: string): Promise<UserCredentials | undefined> {
   return db
@@ -56,7 +57,9 @@ export async function findLoginUser(db: Db, username: string, groupName: string)
       'u.salt',
     ])
     .where((eb) => eb(eb.fn('lower', ['u.username']), '=', username.toLowerCase()))
+    // The unique key is lower(name); the name itself must match exactly, as in NicTool (utf8mb4_bin).
     .where((eb) => eb(eb.fn('lower', ['g.name']), '=', groupName.toLowerCase()))
+    .where('g.name', '=', groupName)
     .where('u.deleted_at', 'is', null)
     .where('g.deleted_at', 'is', null)
     .executeTakeFirst();

@@ -22,6 +22,11 @@ const soaFields = {
   expire: timer('SOA expire (default 1209600)', 1209600),
   minimum: timer('SOA minimum / negative-caching TTL (default 3600)', 3600),
   ttl: ttl.optional().meta({ description: 'default TTL of the zone ($TTL; default 3600)' }),
+  serial: z.number().int().min(0).max(4294967295).optional().meta({
+    description: 'SOA serial (uint32). On create the default is today\'s YYYYMMDD00; a change with a larger serial takes it, ' +
+      'one with the current serial (as read back) advances it as usual, a smaller one is refused: the serial never goes backwards',
+    example: 2026112401,
+  }),
   nameservers: z.array(idNumber).max(32).optional().meta({ description: 'ids of the nameservers serving the zone, in order; NS records derive from them' }),
 };
 

@@ -2,7 +2,7 @@
 // and the serial (YYYYMMDDnn) advances on every change of the zone or its records.
 import { isUniqueViolation } from '@keyzone/db';
 import type { Deps } from '../deps';
-import { checkName, checkTtl, fieldError, mailboxToRname, nextSerial, normalizeName, SOA_DEFAULTS, type FieldError } from '../dns';
+import { checkName, checkTtl, fieldError, mailboxToRname, MAX_SERIAL, nextSerial, normalizeName, SOA_DEFAULTS, type FieldError } from '../dns';
 import { conflict, notFound } from '../errors';
 import type { Db } from '../queries/db';
 import { findLiveNameserversByIds, type NameserverRow } from '../queries/nameservers';
@@ -26,6 +26,7 @@ export interface ZoneInput {
   expire?: number;
   minimum?: number;
   ttl?: number;
+  serial?: number;
   nameservers?: number[];
   deleted?: boolean;
 }
@@ -57,6 +58,9 @@ function checkFields(input: ZoneInput): Partial<ZoneValues> {
   if (input.ttl !== undefined) {
     errors.push(...checkTtl('ttl', input.ttl));
     out.ttl = input.ttl;
+  }
+  if (input.serial !== undefined && (!Number.isInteger(input.serial) || input.serial < 0 || input.serial > MAX_SERIAL)) {
+    errors.push(fieldError('serial', 'serial', `serial must be an integer from 0 to ${MAX_SERIAL}`));
   }
   if (input.description !== undefined) out.description = input.description;
   if (errors.length) throw invalidInput('zone', errors);
@@ -111,7 +115,7 @@ export async function createZone(deps: Deps, caller: Caller, input: ZoneInput & 
     const name = fields.name as string;
     const zone = await insertZone(trx, {
       group_id: groupId, name, description: fields.description ?? '', mailaddr: fields.mailaddr ?? `hostmaster.${name}`,
-      serial: nextSerial(0, now), refresh: fields.refresh ?? SOA_DEFAULTS.refresh, retry: fields.retry ?? SOA_DEFAULTS.retry,
+      serial: input.serial ?? nextSerial(0, now), refresh: fields.refresh ?? SOA_DEFAULTS.refresh, retry: fields.retry ?? SOA_DEFAULTS.retry,
       expire: fields.expire ?? SOA_DEFAULTS.expire, minimum: fields.minimum ?? SOA_DEFAULTS.minimum, ttl: fields.ttl ?? SOA_DEFAULTS.ttl,
     }, now).catch((err: unknown) => {
       throw isUniqueViolation(err) ? duplicateZone() : err;
@@ -122,6 +126,18 @@ export async function createZone(deps: Deps, caller: Caller, input: ZoneInput & 
     await deps.audit.record(trx, { actor: caller, objectType: 'zone', objectId: zone.id, action: 'create', before: null, after: wire });
     return wire;
   });
+}
+
+/**
+ * The serial a change leaves: a larger one the client sent, else the next one (the client's equal to the
+ * current, as read back, means "no opinion"). Never backwards: a smaller one is a 400.
+ */
+function serialAfterChange(current: number, requested: number | undefined, now: Date): number {
+  if (requested === undefined || requested === current) return nextSerial(current, now);
+  if (requested < current) {
+    throw invalidInput('zone', [fieldError('serial', 'serial_backwards', `serial ${requested} would go backwards from ${current}; send a larger one or none`)]);
+  }
+  return requested;
 }
 
 /** Changes SOA fields, description or nameservers, or (deleted:false) restores; the serial advances. */
@@ -141,7 +157,7 @@ export async function changeZone(deps: Deps, caller: Caller, id: number, input: 
     const nsBefore = (await findZoneNameservers(trx, [id])).get(id) ?? [];
     const nameservers = input.nameservers ? await resolveNameservers(trx, caller, input.nameservers) : nsBefore;
     const now = deps.clock.now();
-    const after = await updateZone(trx, id, { ...fields, serial: nextSerial(before.serial, now), ...(restoring ? { deleted_at: null } : {}) }, now)
+    const after = await updateZone(trx, id, { ...fields, serial: serialAfterChange(before.serial, input.serial, now), ...(restoring ? { deleted_at: null } : {}) }, now)
       .catch((err: unknown) => {
         throw isUniqueViolation(err) ? duplicateZone() : err;
       });

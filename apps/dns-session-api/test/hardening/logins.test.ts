@@ -35,9 +35,10 @@ it('a group name already used anywhere (any case) is 409, for create, rename and
   expect((await topAdmin.put(`/group/${own.body.group.id}`, { deleted: false })).status).toBe(409);
 });
 
-it('user@group finds one user with one password check, case-insensitively', async () => {
+it('user@group finds one user with one password check (username in any case, group name exact)', async () => {
   const client = t.client();
-  const ok = await client.post('/session', { username: 'BOB@groupb', password: 'the-real-bobs-password' });
+  expect((await client.post('/session', { username: 'BOB@groupb', password: 'the-real-bobs-password' })).status).toBe(401);
+  const ok = await client.post('/session', { username: 'BOB@GroupB', password: 'the-real-bobs-password' });
   expect(ok.status).toBe(200);
   expect(ok.body.user.username).toBe('bob');
   // Both halves of the login name are unique keys, so the lookup cannot return a second candidate.
