@@ -1,10 +1,11 @@
-import express, { type Express } from 'express';
+import express, { type Express, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { requestLogging } from '@keyzone/logging';
 import type { Deps } from './deps';
 import { jsonBody } from './http/json-body';
 import { renderError, unknownRoute } from './http/errors';
 import { mountRoutes } from './http/mount';
 import { sessionMiddleware } from './http/session-cookie';
+import { sessionReader } from './http/session-reader';
 import { KyselySessionStore } from './http/session-store';
 import { documentationRouter } from './routes/documentation';
 import { allRoutes } from './routes';
@@ -27,7 +28,18 @@ export function createApp(deps: Deps): Express {
   app.use('/documentation', documentationRouter(allRoutes(), deps.config.session.cookieName));
 
   app.use(jsonBody(deps.config.http.bodyLimit));
-  app.use(sessionMiddleware(deps.config.session, new KyselySessionStore(deps.db, deps.clock, deps.config.session.ttlSeconds)));
+  // express-session where sessions are created, renewed and destroyed; a read-only reader of the same cookie
+  // and store everywhere else (http/session-reader.ts).
+  const store = new KyselySessionStore(deps.db, deps.clock, deps.config.session.ttlSeconds);
+  const writable = sessionMiddleware(deps.config.session, store);
+  const readOnly = sessionReader(deps.config.session, store);
+  app.use((req, res, next) => {
+    if (req.path === '/session') {
+      runAll(writable, req, res, next);
+      return;
+    }
+    readOnly(req, res, next);
+  });
 
   const api = express.Router();
   mountRoutes(api, allRoutes(), deps);
@@ -36,4 +48,18 @@ export function createApp(deps: Deps): Express {
   app.use(unknownRoute);
   app.use(renderError);
   return app;
+}
+
+/** Runs middlewares in order, as app.use would. */
+function runAll(middlewares: RequestHandler[], req: Request, res: Response, done: NextFunction): void {
+  let i = 0;
+  const step: NextFunction = (err?: unknown) => {
+    const middleware = middlewares[i++];
+    if (err !== undefined || !middleware) {
+      done(err);
+      return;
+    }
+    middleware(req, res, step);
+  };
+  step();
 }
