@@ -38,9 +38,10 @@ export function requestLogging(options: RequestLoggingOptions): RequestHandler {
   return function requestLoggingMiddleware(req: Request, res: Response, next: NextFunction): void {
     const started = process.hrtime.bigint();
     const id = (header && sanitizeRequestId(req.headers[header])) || generateId();
-    const log = options.logger.child({ reqId: id });
     req.id = id;
-    req.log = log;
+    // req.log (a child logger carrying reqId) is made on first use: most requests log nothing but the line below.
+    (req as unknown as LazyLog)[BASE_LOGGER] = options.logger;
+    defineLazyLog(req);
     res.setHeader('X-Request-Id', id);
     const route = trackRoute(req);
     // Captured now: routers rewrite req.url while dispatching.
@@ -62,7 +63,7 @@ export function requestLogging(options: RequestLoggingOptions): RequestHandler {
         ip: req.ip,
       };
       if (!res.writableFinished) line.aborted = true;
-      log.info(line, 'request completed');
+      options.logger.info({ reqId: id, ...line }, 'request completed');
     };
     res.on('finish', done);
     res.on('close', done);
@@ -84,24 +85,73 @@ function pathOf(url: string): string {
   return path.length > MAX_PATH_LENGTH ? `${path.slice(0, MAX_PATH_LENGTH)}…` : path;
 }
 
+const BASE_LOGGER = Symbol('keyzone.baseLogger');
+const CHILD_LOGGER = Symbol('keyzone.childLogger');
+const withLazyLog = new WeakSet<object>();
+
+interface LazyLog {
+  id: string;
+  [BASE_LOGGER]?: Logger;
+  [CHILD_LOGGER]?: Logger;
+}
+
+/** req.log as an accessor on the request prototype (defined once), creating the child logger on first read. */
+function defineLazyLog(req: Request): void {
+  const proto = Object.getPrototypeOf(req) as object;
+  if (withLazyLog.has(proto)) return;
+  withLazyLog.add(proto);
+  Object.defineProperty(proto, 'log', {
+    configurable: true,
+    enumerable: false,
+    get(this: LazyLog) {
+      let child = this[CHILD_LOGGER];
+      if (!child && this[BASE_LOGGER]) child = this[CHILD_LOGGER] = this[BASE_LOGGER].child({ reqId: this.id });
+      return child;
+    },
+    set(this: LazyLog, value: Logger) {
+      this[CHILD_LOGGER] = value;
+    },
+  });
+}
+
+const ROUTE = Symbol('keyzone.route');
+const MATCHED = Symbol('keyzone.matchedRoute');
+const tracked = new WeakSet<object>();
+
+interface Tracked {
+  [ROUTE]?: unknown;
+  [MATCHED]?: { value: string | undefined };
+  baseUrl?: string;
+}
+
 /**
  * Records the parametrized route at the moment the router matches it (req.baseUrl is the mount
  * path then). Reading req.route/req.baseUrl at finish time would be wrong whenever an error left a
  * sub-router before the app-level error handler answered: Express restores baseUrl on the way out.
+ * The accessor is defined once on the request prototype, not on each request: an accessor added to
+ * every request object changed its shape on the hottest path of both services.
  */
 function trackRoute(req: Request): { value: string | undefined } {
   const state: { value: string | undefined } = { value: undefined };
-  let current: unknown = (req as { route?: unknown }).route;
-  Object.defineProperty(req, 'route', {
-    configurable: true,
-    enumerable: true,
-    get: () => current,
-    set: (route: unknown) => {
-      current = route;
-      const routePath = (route as { path?: unknown } | undefined)?.path;
-      if (routePath !== undefined) state.value = joinRoute(req.baseUrl ?? '', routePath);
-    },
-  });
+  const target = req as unknown as Tracked;
+  target[MATCHED] = state;
+  const proto = Object.getPrototypeOf(req) as object;
+  if (!tracked.has(proto)) {
+    tracked.add(proto);
+    Object.defineProperty(proto, 'route', {
+      configurable: true,
+      enumerable: true,
+      get(this: Tracked) {
+        return this[ROUTE];
+      },
+      set(this: Tracked, route: unknown) {
+        this[ROUTE] = route;
+        const routePath = (route as { path?: unknown } | undefined)?.path;
+        const matched = this[MATCHED];
+        if (matched && routePath !== undefined) matched.value = joinRoute(this.baseUrl ?? '', routePath);
+      },
+    });
+  }
   return state;
 }
 
