@@ -1,13 +1,16 @@
 #!/usr/bin/env node
 // The only module that reads the environment and opens connections. Sub-commands:
 //   serve (default) | migrate | version | create-user --group G --username U --password P --email E
-//   --first-name F --last-name L [--admin]
+//   --first-name F --last-name L [--admin] | import-nictool --from mysql://user:pass@host/nictool [--dry-run]
 import path from 'node:path';
 import { exitOnConfigError, loadDnsConfig, type DnsConfig } from '@keyzone/config';
 import { connect, defaultDatabaseUrl, migrateDns, type DnsDatabase } from '@keyzone/db';
 import { createLogger } from '@keyzone/logging';
 import { createApp } from './app';
 import { parseCreateUserArgs } from './cli/create-user';
+import { parseImportNicToolArgs } from './cli/import-nictool';
+import { formatSummary, importNicTool } from './nictool/import';
+import { openNicTool } from './nictool/source';
 import { buildDeps, systemClock } from './deps';
 import { ApiError } from './errors';
 import { listen, urlOf } from './http/server';
@@ -80,6 +83,23 @@ async function createUser(args: string[]): Promise<void> {
   }
 }
 
+async function importFromNicTool(args: string[]): Promise<void> {
+  const input = parseImportNicToolArgs(args);
+  const config = loadConfig();
+  const db = openDatabase(config);
+  try {
+    await migrateDns(db);
+    const source = await openNicTool(input.from);
+    try {
+      console.log(formatSummary(await importNicTool({ db, clock: systemClock }, source, { dryRun: input.dryRun })));
+    } finally {
+      await source.close();
+    }
+  } finally {
+    await db.destroy();
+  }
+}
+
 async function main(argv: string[]): Promise<void> {
   const [command = 'serve', ...rest] = argv;
   switch (command) {
@@ -92,8 +112,10 @@ async function main(argv: string[]): Promise<void> {
       return;
     case 'create-user':
       return createUser(rest);
+    case 'import-nictool':
+      return importFromNicTool(rest);
     default:
-      throw new Error(`unknown command ${JSON.stringify(command)} (serve | migrate | version | create-user)`);
+      throw new Error(`unknown command ${JSON.stringify(command)} (serve | migrate | version | create-user | import-nictool)`);
   }
 }
 

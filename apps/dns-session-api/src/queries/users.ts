@@ -74,6 +74,9 @@ export async function insertUser(
     firstName: string;
     lastName: string;
     passwordHash: string;
+    /** Default bcrypt; NicTool's schemes only come from import-nictool (rehashed to bcrypt at first login). */
+    passwordScheme?: PasswordScheme;
+    salt?: string | null;
     isAdmin: boolean;
     now: Date;
   },
@@ -87,8 +90,8 @@ export async function insertUser(
       first_name: values.firstName,
       last_name: values.lastName,
       password_hash: values.passwordHash,
-      password_scheme: 'bcrypt',
-      salt: null,
+      password_scheme: values.passwordScheme ?? 'bcrypt',
+      salt: values.salt ?? null,
       is_admin: values.isAdmin,
       created_at: values.now,
       updated_at: values.now,

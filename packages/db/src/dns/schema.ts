@@ -129,3 +129,15 @@ export interface DnsDatabase {
   'dns.zone_records': DnsZoneRecordsTable;
   'dns.audit_log': DnsAuditLogTable;
 }
+
+// --- NicTool import map (migration 202611240120_nictool_import_map) ---
+export interface DnsNictoolImportsTable {
+  kind: 'group' | 'user' | 'nameserver' | 'zone';
+  nictool_id: number;
+  local_id: number;
+  imported_at: Generated<Date>;
+}
+
+export interface DnsDatabase {
+  'dns.nictool_imports': DnsNictoolImportsTable;
+}

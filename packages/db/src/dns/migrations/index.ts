@@ -8,6 +8,7 @@ import * as m202611230330 from './202611230330_zones_records_nameservers';
 import * as m202611230400 from './202611230400_zone_record_targets_idx';
 import * as m202611240100 from './202611240100_unique_group_names';
 import * as m202611240110 from './202611240110_txt_character_strings';
+import * as m202611240120 from './202611240120_nictool_import_map';
 
 export const dnsMigrations: ReadonlyArray<readonly [string, Migration]> = [
   ['202611230300_create_schema', m202611230300],
@@ -16,6 +17,7 @@ export const dnsMigrations: ReadonlyArray<readonly [string, Migration]> = [
   ['202611230400_zone_record_targets_idx', m202611230400],
   ['202611240100_unique_group_names', m202611240100],
   ['202611240110_txt_character_strings', m202611240110],
+  ['202611240120_nictool_import_map', m202611240120],
 ];
 
 export const dnsMigrationProvider: MigrationProvider = {

@@ -1,0 +1,342 @@
+// import-nictool (issue 14): copies a NicTool database into Keyzone. Groups keep their tree, users keep their
+// NicTool password hashes (verified as NicTool did and rehashed to bcrypt at the first login), nameservers,
+// zones and their records follow, each zone with its records and nameservers in one transaction. Every object
+// is recorded in dns.nictool_imports, so a second run finds it and changes nothing. Whatever is not imported
+// (a name taken, a record Keyzone's rules refuse, a type Keyzone lacks) is listed in the summary with why.
+// NicTool's deleted objects come along as deleted (restorable) objects.
+import type { Deps } from '../deps';
+import {
+  checkZone,
+  derivedRecords,
+  mailboxToRname,
+  MAX_SERIAL,
+  normalizeName,
+  rdataKey,
+  SOA_DEFAULTS,
+  validateRecord,
+  type ZoneRecord,
+} from '../dns';
+import type { Db } from '../queries/db';
+import type { NameserverExportType } from '../queries/nameservers';
+import type { PasswordScheme } from '../services/passwords';
+import { mapNicToolRecord } from './records';
+import type { NicToolSource, NtGroup, NtNameserver, NtUser, NtZone } from './source';
+
+type Kind = 'group' | 'user' | 'nameserver' | 'zone';
+
+export interface ImportSummary {
+  dryRun: boolean;
+  imported: Record<Kind | 'record', number>;
+  unchanged: Record<Kind, number>;
+  /** Objects not imported, or imported under another name, and why. */
+  notes: Array<{ kind: Kind | 'record'; nictoolId: number; name: string; reason: string }>;
+}
+
+/** NicTool's export types (nt_nameserver_export_type.name) → Keyzone's. */
+const EXPORT_TYPES: Record<string, NameserverExportType> = {
+  djbdns: 'tinydns', tinydns: 'tinydns', bind: 'bind', 'bind-nsupdate': 'bind', powerdns: 'powerdns', nsd: 'nsd', knot: 'knot',
+};
+
+/** The scheme NicTool's authenticate would use for this stored value (reference §3, validPassword). */
+export function nicToolPasswordScheme(user: Pick<NtUser, 'password' | 'salt'>): PasswordScheme {
+  if (user.salt) return 'pbkdf2-sha512';
+  if (/^[0-9a-f]{40}$/i.test(user.password)) return 'hmac-sha1';
+  return 'plaintext';
+}
+
+export async function importNicTool(deps: Pick<Deps, 'db' | 'clock'>, source: NicToolSource, options: { dryRun: boolean }): Promise<ImportSummary> {
+  const summary: ImportSummary = {
+    dryRun: options.dryRun,
+    imported: { group: 0, user: 0, nameserver: 0, zone: 0, record: 0 },
+    unchanged: { group: 0, user: 0, nameserver: 0, zone: 0 },
+    notes: [],
+  };
+  const run = async (db: Db) => {
+    const importer = new Importer(db, deps.clock.now(), summary);
+    await importer.groups(await source.groups());
+    await importer.users(await source.users());
+    await importer.nameservers(await source.nameservers());
+    for (const zone of await source.zones()) await importer.zone(zone, source);
+  };
+  if (options.dryRun) {
+    // Everything in one transaction that is rolled back: the summary is exactly what a real run would do.
+    await deps.db
+      .transaction()
+      .execute(async (trx) => {
+        await run(trx);
+        throw new DryRunDone();
+      })
+      .catch((err: unknown) => {
+        if (!(err instanceof DryRunDone)) throw err;
+      });
+  } else {
+    await run(deps.db);
+  }
+  return summary;
+}
+
+class DryRunDone extends Error {}
+
+class Importer {
+  private readonly ids: Record<Kind, Map<number, number>> = { group: new Map(), user: new Map(), nameserver: new Map(), zone: new Map() };
+  private readonly nameserverNames = new Map<number, string>();
+
+  constructor(
+    private readonly db: Db,
+    private readonly now: Date,
+    private readonly summary: ImportSummary,
+  ) {}
+
+  private note(kind: Kind | 'record', nictoolId: number, name: string, reason: string): void {
+    this.summary.notes.push({ kind, nictoolId, name, reason });
+  }
+
+  /** One transaction per object; inside a dry run everything already shares one. */
+  private async atomically<T>(work: (db: Db) => Promise<T>): Promise<T> {
+    return this.db.isTransaction ? work(this.db) : this.db.transaction().execute(work);
+  }
+
+  private async mapped(kind: Kind, nictoolId: number): Promise<number | undefined> {
+    const row = await this.db
+      .selectFrom('dns.nictool_imports')
+      .select('local_id')
+      .where('kind', '=', kind)
+      .where('nictool_id', '=', nictoolId)
+      .executeTakeFirst();
+    return row?.local_id;
+  }
+
+  private async remember(db: Db, kind: Kind, nictoolId: number, localId: number): Promise<void> {
+    await db.insertInto('dns.nictool_imports').values({ kind, nictool_id: nictoolId, local_id: localId }).execute();
+    this.ids[kind].set(nictoolId, localId);
+    this.summary.imported[kind] += 1;
+  }
+
+  private async known(kind: Kind, nictoolId: number): Promise<boolean> {
+    const local = await this.mapped(kind, nictoolId);
+    if (local === undefined) return false;
+    this.ids[kind].set(nictoolId, local);
+    this.summary.unchanged[kind] += 1;
+    return true;
+  }
+
+  /** Parents before children, whatever the id order. Group names are unique in Keyzone (logins use them). */
+  async groups(groups: NtGroup[]): Promise<void> {
+    const byId = new Map(groups.map((g) => [g.id, g]));
+    const done = new Set<number>();
+    const visit = async (group: NtGroup, path: Set<number>): Promise<void> => {
+      if (done.has(group.id)) return;
+      if (path.has(group.id)) {
+        this.note('group', group.id, group.name, 'its parent chain loops back to itself; not imported');
+        done.add(group.id);
+        return;
+      }
+      const parent = group.parentId === 0 ? undefined : byId.get(group.parentId);
+      if (group.parentId !== 0 && !parent) {
+        this.note('group', group.id, group.name, `its parent group ${group.parentId} does not exist; not imported`);
+        done.add(group.id);
+        return;
+      }
+      if (parent) await visit(parent, new Set([...path, group.id]));
+      done.add(group.id);
+      if (await this.known('group', group.id)) return;
+      const parentId = parent ? this.ids.group.get(parent.id) : null;
+      if (parent && parentId === undefined) {
+        this.note('group', group.id, group.name, `its parent group ${parent.id} was not imported; not imported`);
+        return;
+      }
+      await this.atomically(async (db) => {
+        const name = await this.freeGroupName(db, group);
+        const row = await db
+          .insertInto('dns.groups')
+          .values({ parent_id: parentId ?? null, name, deleted_at: group.deleted ? this.now : null, created_at: this.now, updated_at: this.now })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        await this.remember(db, 'group', group.id, row.id);
+      });
+    };
+    for (const group of groups) await visit(group, new Set());
+  }
+
+  private async freeGroupName(db: Db, group: NtGroup): Promise<string> {
+    if (group.deleted) return group.name; // deleted groups do not hold their name
+    const taken = async (name: string) =>
+      (await db.selectFrom('dns.groups').select('id').where((eb) => eb(eb.fn('lower', ['name']), '=', name.toLowerCase())).where('deleted_at', 'is', null).executeTakeFirst()) !== undefined;
+    if (!(await taken(group.name))) return group.name;
+    const renamed = `${group.name.slice(0, 240)}-nt${group.id}`;
+    this.note('group', group.id, group.name, `the name is already used (group names are unique in Keyzone: logins use them); imported as "${renamed}", so its users log in as user@${renamed}`);
+    return renamed;
+  }
+
+  async users(users: NtUser[]): Promise<void> {
+    for (const user of users) {
+      if (await this.known('user', user.id)) continue;
+      const groupId = this.ids.group.get(user.groupId);
+      if (groupId === undefined) {
+        this.note('user', user.id, user.username, `its group ${user.groupId} was not imported; not imported`);
+        continue;
+      }
+      await this.atomically(async (db) => {
+        if (!user.deleted) {
+          const clash = await db
+            .selectFrom('dns.users')
+            .select('id')
+            .where('group_id', '=', groupId)
+            .where((eb) => eb(eb.fn('lower', ['username']), '=', user.username.toLowerCase()))
+            .where('deleted_at', 'is', null)
+            .executeTakeFirst();
+          if (clash) {
+            this.note('user', user.id, user.username, 'another live user of that group has this username (any case); not imported');
+            return;
+          }
+        }
+        const row = await db
+          .insertInto('dns.users')
+          .values({
+            group_id: groupId, username: user.username, email: user.email, first_name: user.firstName, last_name: user.lastName,
+            password_hash: user.password, password_scheme: nicToolPasswordScheme(user), salt: user.salt, is_admin: user.isAdmin,
+            deleted_at: user.deleted ? this.now : null, created_at: this.now, updated_at: this.now,
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        await this.remember(db, 'user', user.id, row.id);
+      });
+    }
+  }
+
+  async nameservers(nameservers: NtNameserver[]): Promise<void> {
+    for (const ns of nameservers) {
+      const name = normalizeName(ns.name.endsWith('.') ? ns.name : `${ns.name}.`);
+      this.nameserverNames.set(ns.id, name);
+      if (await this.known('nameserver', ns.id)) continue;
+      const groupId = this.ids.group.get(ns.groupId);
+      if (groupId === undefined) {
+        this.note('nameserver', ns.id, ns.name, `its group ${ns.groupId} was not imported; not imported`);
+        continue;
+      }
+      const exportType = EXPORT_TYPES[ns.exportType ?? 'bind'];
+      if (!exportType) this.note('nameserver', ns.id, ns.name, `export type "${ns.exportType}" has no Keyzone counterpart; imported as bind`);
+      await this.atomically(async (db) => {
+        if (!ns.deleted) {
+          const clash = await db.selectFrom('dns.nameservers').select('id').where('name', '=', name).where('deleted_at', 'is', null).executeTakeFirst();
+          if (clash) {
+            this.note('nameserver', ns.id, ns.name, 'a live nameserver of that name exists; not imported');
+            return;
+          }
+        }
+        const row = await db
+          .insertInto('dns.nameservers')
+          .values({
+            group_id: groupId, name, address: ns.address, address6: ns.address6, ttl: ns.ttl ?? 3600, description: ns.description,
+            export_type: exportType ?? 'bind', deleted_at: ns.deleted ? this.now : null, created_at: this.now, updated_at: this.now,
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        await this.remember(db, 'nameserver', ns.id, row.id);
+      });
+    }
+  }
+
+  async zone(zone: NtZone, source: NicToolSource): Promise<void> {
+    if (await this.known('zone', zone.id)) return;
+    const groupId = this.ids.group.get(zone.groupId);
+    const name = normalizeName(zone.zone.endsWith('.') ? zone.zone : `${zone.zone}.`);
+    if (groupId === undefined) {
+      this.note('zone', zone.id, name, `its group ${zone.groupId} was not imported; not imported`);
+      return;
+    }
+    const nameserverIds = zone.nameserverIds.filter((id) => this.ids.nameserver.has(id));
+    for (const id of zone.nameserverIds.filter((i) => !this.ids.nameserver.has(i))) {
+      this.note('zone', zone.id, name, `nameserver ${id} was not imported; the zone is imported without it`);
+    }
+    // NS records equal to what the assigned nameservers give are derived on export: not stored twice.
+    const derived = new Set(
+      derivedRecords({
+        name, ttl: 0, soa: { rname: '', serial: 0, refresh: 0, retry: 0, expire: 0, minimum: 0 },
+        nameservers: nameserverIds.map((id) => ({ name: this.nameserverNames.get(id) ?? '', address: null, address6: null })),
+        records: [],
+      }).filter((r) => r.type === 'NS').map((r) => `${r.owner} NS ${rdataKey(r)}`),
+    );
+    const accepted: Array<{ record: ZoneRecord; description: string; deleted: boolean; nictoolId: number }> = [];
+    for (const r of await source.records(zone.id)) {
+      const mapped = mapNicToolRecord(name, r);
+      if ('skip' in mapped) {
+        this.note('record', r.id, `${r.name} in ${name}`, mapped.skip);
+        continue;
+      }
+      const checked = validateRecord(name, mapped.input);
+      if (!checked.record) {
+        this.note('record', r.id, `${r.name} ${mapped.input.type} in ${name}`, checked.errors.map((e) => `${e.field}: ${e.message}`).join('; '));
+        continue;
+      }
+      if (!r.deleted && derived.has(`${checked.record.owner} NS ${rdataKey(checked.record)}`)) continue;
+      accepted.push({ record: checked.record, description: mapped.description, deleted: r.deleted, nictoolId: r.id });
+    }
+    // Zone rules over the live records: every record an error names is refused, and listed.
+    const live = accepted.filter((a) => !a.deleted);
+    const refused = new Set<number>();
+    for (const e of checkZone(name, live.map((a) => a.record))) {
+      for (const i of e.records) {
+        const entry = live[i];
+        if (!entry || refused.has(entry.nictoolId)) continue;
+        refused.add(entry.nictoolId);
+        this.note('record', entry.nictoolId, `${entry.record.owner} ${entry.record.type} in ${name}`, `${e.message} (${e.rule})`);
+      }
+    }
+    const records = accepted.filter((a) => !refused.has(a.nictoolId));
+    await this.atomically(async (db) => {
+      if (!zone.deleted) {
+        const clash = await db.selectFrom('dns.zones').select('id').where('name', '=', name).where('deleted_at', 'is', null).executeTakeFirst();
+        if (clash) {
+          this.note('zone', zone.id, name, 'a live zone of that name exists; not imported (nor its records)');
+          return;
+        }
+      }
+      const serial = zone.serial !== null && zone.serial >= 0 && zone.serial <= MAX_SERIAL ? zone.serial : 0;
+      const row = await db
+        .insertInto('dns.zones')
+        .values({
+          group_id: groupId, name, description: zone.description,
+          mailaddr: zone.mailaddr ? mailboxToRname(zone.mailaddr) : `hostmaster.${name}`,
+          serial, refresh: zone.refresh ?? SOA_DEFAULTS.refresh, retry: zone.retry ?? SOA_DEFAULTS.retry,
+          expire: zone.expire ?? SOA_DEFAULTS.expire, minimum: zone.minimum ?? SOA_DEFAULTS.minimum, ttl: zone.ttl ?? SOA_DEFAULTS.ttl,
+          deleted_at: zone.deleted ? this.now : null, created_at: this.now, updated_at: this.now,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      if (nameserverIds.length > 0) {
+        await db
+          .insertInto('dns.zone_nameservers')
+          .values(nameserverIds.map((id, position) => ({ zone_id: row.id, nameserver_id: this.ids.nameserver.get(id) as number, position })))
+          .execute();
+      }
+      if (records.length > 0) {
+        await db
+          .insertInto('dns.zone_records')
+          .values(records.map(({ record, description, deleted }) => ({
+            zone_id: row.id, owner: record.owner, type: record.type, ttl: record.ttl, rdata: JSON.stringify(record.rdata), description,
+            deleted_at: deleted ? this.now : null, created_at: this.now, updated_at: this.now,
+          })))
+          .execute();
+      }
+      await this.remember(db, 'zone', zone.id, row.id);
+      this.summary.imported.record += records.length;
+    });
+  }
+}
+
+/** The summary as lines for the terminal. */
+export function formatSummary(summary: ImportSummary): string {
+  const kinds: Array<Kind | 'record'> = ['group', 'user', 'nameserver', 'zone', 'record'];
+  const lines = [summary.dryRun ? 'dry run: nothing was written; a real run would do this' : 'NicTool import finished'];
+  for (const kind of kinds) {
+    const unchanged = kind === 'record' ? '' : `, ${summary.unchanged[kind]} already imported`;
+    const notes = summary.notes.filter((n) => n.kind === kind).length;
+    lines.push(`  ${`${kind}s`.padEnd(12)} ${summary.imported[kind]} imported${unchanged}${notes ? `, ${notes} noted below` : ''}`);
+  }
+  if (summary.notes.length > 0) {
+    lines.push('notes (not imported, or imported differently):');
+    for (const n of summary.notes) lines.push(`  ${n.kind} ${n.nictoolId} (${n.name}): ${n.reason}`);
+  }
+  return lines.join('\n');
+}

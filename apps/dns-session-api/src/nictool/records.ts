@@ -1,0 +1,71 @@
+// NicTool keeps record data in v2 columns (address, weight, priority, other, description); the API and Keyzone
+// speak RFC field names. This is reference §4.4's column mapping, read in the other direction, for the types
+// Keyzone supports; any other type is reported, never dropped silently.
+import { recordTypes, RECORD_TYPES, toAbsolute, type RecordInput, type RecordType } from '../dns';
+import type { NtRecord } from './source';
+
+const TYPE_BY_CODE = new Map<number, RecordType>(RECORD_TYPES.map((t) => [recordTypes[t].code, t]));
+
+export type MappedRecord = { input: RecordInput; description: string } | { skip: string };
+
+/** "'a','b','c'" (NAPTR's address column) → ['a', 'b', 'c']; undefined when it is not such a tuple. */
+function quotedTuple(text: string): string[] | undefined {
+  const items = [...text.matchAll(/'((?:[^'\\]|\\.)*)'/g)].map((m) => (m[1] ?? '').replace(/\\(.)/g, '$1'));
+  return items.length > 0 ? items : undefined;
+}
+
+export function mapNicToolRecord(zone: string, r: NtRecord): MappedRecord {
+  if (r.typeId === 6) return { skip: 'SOA: Keyzone takes the SOA from the zone (nt_zone columns)' };
+  const type = TYPE_BY_CODE.get(r.typeId);
+  if (!type) return { skip: `record type ${r.typeId} is not supported by Keyzone` };
+  const name = (value: string) => toAbsolute(value, zone);
+  const int = (value: number | string | null) => (value === null || value === '' ? undefined : Number(value));
+  let rdata: Record<string, unknown>;
+  switch (type) {
+    case 'A':
+    case 'AAAA':
+      rdata = { address: r.address };
+      break;
+    case 'CNAME':
+      rdata = { cname: name(r.address) };
+      break;
+    case 'NS':
+    case 'PTR':
+      rdata = { dname: name(r.address) };
+      break;
+    case 'TXT':
+      rdata = { data: r.address };
+      break;
+    case 'MX':
+      rdata = { preference: int(r.weight), exchange: name(r.address) };
+      break;
+    case 'SRV':
+      rdata = { priority: int(r.priority), weight: int(r.weight), port: int(r.other), target: name(r.address) };
+      break;
+    case 'CAA':
+      rdata = { flags: int(r.weight), tag: r.other ?? '', value: r.address };
+      break;
+    case 'SSHFP':
+      rdata = { algorithm: int(r.weight), fptype: int(r.priority), fingerprint: r.address };
+      break;
+    case 'TLSA':
+      rdata = { certificate_usage: int(r.weight), selector: int(r.priority), matching_type: int(r.other), certificate_association_data: r.address };
+      break;
+    case 'DS':
+      rdata = { key_tag: int(r.other), algorithm: int(r.priority), digest_type: int(r.weight), digest: r.address };
+      break;
+    case 'HTTPS':
+    case 'SVCB':
+      rdata = { priority: int(r.priority), target_name: r.address === '.' ? '.' : name(r.address), params: r.other ?? '' };
+      break;
+    case 'NAPTR': {
+      const tuple = quotedTuple(r.address);
+      if (!tuple || tuple.length !== 3) return { skip: `NAPTR: address must be 'flags','service','regexp', got ${JSON.stringify(r.address)}` };
+      const [flags, service, regexp] = tuple as [string, string, string];
+      rdata = { order: int(r.weight), preference: int(r.priority), flags, service, regexp, replacement: r.description === '.' ? '.' : name(r.description || '.') };
+      // NAPTR keeps its replacement in the description column, so the record gets none.
+      return { input: { owner: r.name, type, ttl: r.ttl, rdata }, description: '' };
+    }
+  }
+  return { input: { owner: r.name, type, ttl: r.ttl, rdata }, description: r.description };
+}

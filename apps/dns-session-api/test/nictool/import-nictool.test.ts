@@ -1,0 +1,183 @@
+// import-nictool against real MariaDB (issue 14): a NicTool-shaped database with the reference's password
+// vectors, duplicate group names, deleted objects, records Keyzone refuses and types it lacks. Users log in
+// with their NicTool passwords; a second run changes nothing; a dry run writes nothing; the CLI prints it all.
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { sql } from 'kysely';
+import { createTestDatabase, type TestDatabase } from '@keyzone/db/testing';
+import { formatSummary, importNicTool, type ImportSummary } from '../../src/nictool/import';
+import { openNicTool } from '../../src/nictool/source';
+import { startTestServer, type TestServer } from '../helpers/server';
+import { createNicToolDb, type NicToolDb } from './nictool-db';
+
+let nictool: NicToolDb;
+let t: TestServer;
+
+const PBKDF2 = { password: 'YouGuessedIt!', salt: '(ICzAm2.QfCa6.MN', hash: '050cfa70c3582be0d5bfae25138a8486dc2e6790f39bc0c4e111223ba6034432' };
+const HMAC = { password: 'OhNoYouDont', username: 'unit-test', digest: '083007777a5241d01abba70c938c60d80be60027' };
+
+beforeAll(async () => {
+  nictool = await createNicToolDb();
+  const x = (q: string, p?: unknown[]) => nictool.exec(q, p);
+  await x(`insert into nt_group (nt_group_id, parent_group_id, name, deleted) values
+    (1, 0, 'NicTool', 0), (3, 2, 'acme', 0), (2, 1, 'Customers', 0), (4, 1, 'acme', 0), (5, 1, 'gone', 1), (6, 99, 'orphan', 0)`);
+  await x(`insert into nt_user (nt_user_id, nt_group_id, first_name, last_name, username, password, pass_salt, email, is_admin, deleted) values
+    (1, 1, 'Root', 'User', 'root', ?, ?, 'root@example.com', 1, 0),
+    (2, 3, 'Unit', 'Test', ?, ?, NULL, 'unit@example.com', 0, 0),
+    (3, 3, 'Plain', 'Text', 'test', 'test', NULL, 'test@example.com', 0, 0),
+    (4, 3, 'Old', 'Timer', 'former', 'x', NULL, 'former@example.com', 0, 1),
+    (5, 3, 'Shadow', 'Copy', 'TEST', 'other', NULL, 'shadow@example.com', 0, 0)`, [PBKDF2.hash, PBKDF2.salt, HMAC.username, HMAC.digest]);
+  await x(`insert into nt_nameserver (nt_nameserver_id, nt_group_id, name, ttl, description, address, address6, export_type_id, deleted) values
+    (1, 1, 'ns1.example.net.', 3600, 'primary', '192.0.2.53', NULL, 1, 0),
+    (2, 1, 'ns2.example.net', 86400, '', '198.51.100.53', '2001:db8::53', 2, 0),
+    (3, 1, 'ns3.example.net.', 3600, '', '203.0.113.53', NULL, 3, 0)`);
+  await x(`insert into nt_zone (nt_zone_id, nt_group_id, zone, mailaddr, description, serial, refresh, retry, expire, minimum, ttl, deleted) values
+    (1, 3, 'example.com', 'hostmaster.example.com.', 'main', 2026010101, 16384, 2048, 1048576, 2560, 86400, 0),
+    (2, 3, 'old.example', NULL, '', 5, NULL, NULL, NULL, NULL, NULL, 1)`);
+  await x('insert into nt_zone_nameserver (nt_zone_id, nt_nameserver_id) values (1, 1), (1, 2)');
+  await x(`insert into nt_zone_record (nt_zone_record_id, nt_zone_id, name, ttl, description, type_id, address, weight, priority, other, deleted) values
+    (1, 1, 'www', 3600, 'web', 1, '192.0.2.10', NULL, NULL, NULL, 0),
+    (2, 1, '@', 3600, '', 15, 'mail.example.com.', 10, NULL, NULL, 0),
+    (3, 1, 'mail', 3600, '', 1, '192.0.2.25', NULL, NULL, NULL, 0),
+    (4, 1, 'ftp', 3600, '', 5, 'www', NULL, NULL, NULL, 0),
+    (5, 1, '@', 3600, '', 16, 'v=spf1 mx -all', NULL, NULL, NULL, 0),
+    (6, 1, '_sip._tcp', 3600, '', 33, 'www.example.com.', 5, 10, '5060', 0),
+    (7, 1, '@', 3600, '', 2, 'ns1.example.net.', NULL, NULL, NULL, 0),
+    (8, 1, 'bad', 3600, '', 1, '192.0.2.999', NULL, NULL, NULL, 0),
+    (9, 1, 'pc', 3600, '', 13, 'Linux', NULL, NULL, 'x86', 0),
+    (10, 1, 'alias', 3600, '', 5, 'www', NULL, NULL, NULL, 0),
+    (11, 1, 'alias', 3600, '', 1, '192.0.2.11', NULL, NULL, NULL, 0),
+    (12, 1, 'retired', 3600, '', 1, '192.0.2.12', NULL, NULL, NULL, 1),
+    (13, 1, '@', 3600, '', 257, 'letsencrypt.org', 0, NULL, 'issue', 0),
+    (14, 2, 'x', 60, '', 1, '192.0.2.99', NULL, NULL, NULL, 0)`);
+  t = await startTestServer();
+});
+afterAll(async () => {
+  await t?.close();
+  await nictool?.destroy();
+});
+
+async function run(dryRun: boolean, db = t.deps.db): Promise<ImportSummary> {
+  const source = await openNicTool(nictool.url);
+  try {
+    return await importNicTool({ db, clock: t.clock }, source, { dryRun });
+  } finally {
+    await source.close();
+  }
+}
+
+const noteFor = (summary: ImportSummary, kind: string, id: number) => summary.notes.find((n) => n.kind === kind && n.nictoolId === id)?.reason;
+
+describe('import-nictool', () => {
+  let first: ImportSummary;
+
+  beforeAll(async () => {
+    first = await run(false);
+  });
+
+  it('imports the tree, users with their hashes, nameservers, zones and records, and says what it left', async () => {
+    expect(first.imported).toEqual({ group: 5, user: 4, nameserver: 3, zone: 2, record: 9 }); // 8 in example.com, 1 in the deleted zone
+    // Group names are unique: the second "acme" is renamed; the orphan cannot be placed.
+    expect(noteFor(first, 'group', 4)).toMatch(/imported as "acme-nt4", so its users log in as user@acme-nt4/);
+    expect(noteFor(first, 'group', 6)).toMatch(/parent group 99 does not exist/);
+    expect(noteFor(first, 'user', 5)).toMatch(/another live user of that group has this username/);
+    expect(noteFor(first, 'nameserver', 3)).toMatch(/export type "maradns" has no Keyzone counterpart; imported as bind/);
+    expect(noteFor(first, 'record', 8)).toMatch(/address/);
+    expect(noteFor(first, 'record', 9)).toBe('record type 13 is not supported by Keyzone');
+    expect(noteFor(first, 'record', 10)).toMatch(/cname_exclusive/);
+    expect(noteFor(first, 'record', 11)).toMatch(/cname_exclusive/);
+
+    const tree = await sql<{ name: string; parent: string | null; deleted: boolean }>`
+      select g.name, p.name as parent, g.deleted_at is not null as deleted from dns.groups g left join dns.groups p on p.id = g.parent_id
+      where g.id in (select local_id from dns.nictool_imports where kind = 'group') order by g.name`.execute(t.deps.db);
+    expect(tree.rows).toEqual([
+      { name: 'acme', parent: 'Customers', deleted: false },
+      { name: 'acme-nt4', parent: 'NicTool', deleted: false },
+      { name: 'Customers', parent: 'NicTool', deleted: false },
+      { name: 'gone', parent: 'NicTool', deleted: true },
+      { name: 'NicTool', parent: null, deleted: false },
+    ].sort((a, b) => (a.name < b.name ? -1 : 1)));
+
+    const zone = await t.deps.db.selectFrom('dns.zones').selectAll().where('name', '=', 'example.com.').executeTakeFirstOrThrow();
+    expect(zone).toMatchObject({ mailaddr: 'hostmaster.example.com.', serial: '2026010101', refresh: 16384, ttl: 86400, deleted_at: null });
+    const records = await t.deps.db.selectFrom('dns.zone_records').select(['owner', 'type', 'rdata', 'description', 'deleted_at'])
+      .where('zone_id', '=', zone.id).orderBy('id').execute();
+    expect(records.map((r) => [r.owner, r.type, r.rdata, r.deleted_at !== null])).toEqual([
+      ['www.example.com.', 'A', { address: '192.0.2.10' }, false],
+      ['example.com.', 'MX', { preference: 10, exchange: 'mail.example.com.' }, false],
+      ['mail.example.com.', 'A', { address: '192.0.2.25' }, false],
+      ['ftp.example.com.', 'CNAME', { cname: 'www.example.com.' }, false],
+      ['example.com.', 'TXT', { data: '"v=spf1 mx -all"' }, false],
+      ['_sip._tcp.example.com.', 'SRV', { priority: 10, weight: 5, port: 5060, target: 'www.example.com.' }, false],
+      ['retired.example.com.', 'A', { address: '192.0.2.12' }, true],
+      ['example.com.', 'CAA', { flags: 0, tag: 'issue', value: 'letsencrypt.org' }, false],
+    ]);
+    // The apex NS for ns1 is derived from the zone's nameservers, which came along in order.
+    const ns = await sql<{ name: string }>`select n.name from dns.zone_nameservers zn join dns.nameservers n on n.id = zn.nameserver_id
+      where zn.zone_id = ${zone.id} order by zn.position`.execute(t.deps.db);
+    expect(ns.rows.map((r) => r.name)).toEqual(['ns1.example.net.', 'ns2.example.net.']);
+    expect((await t.deps.db.selectFrom('dns.zones').select('deleted_at').where('name', '=', 'old.example.').executeTakeFirstOrThrow()).deleted_at).not.toBeNull();
+  });
+
+  it('users log in with their NicTool passwords (PBKDF2, HMAC-SHA1, plaintext), rehashed to bcrypt on that login', async () => {
+    const logins: Array<[string, string]> = [['root@NicTool', PBKDF2.password], [`${HMAC.username}@acme`, HMAC.password], ['test@acme', 'test']];
+    for (const [login, password] of logins) {
+      const client = t.client();
+      expect((await client.post('/session', { username: login, password: 'wrong-password' })).status).toBe(401);
+      expect((await client.post('/session', { username: login, password })).status).toBe(200);
+    }
+    const schemes = await t.deps.db.selectFrom('dns.users').select(['username', 'password_scheme']).where('username', 'in', ['root', 'unit-test', 'test']).orderBy('username').execute();
+    expect(schemes).toEqual([
+      { username: 'root', password_scheme: 'bcrypt' },
+      { username: 'test', password_scheme: 'bcrypt' },
+      { username: 'unit-test', password_scheme: 'bcrypt' },
+    ]);
+    expect((await t.client().post('/session', { username: 'root@NicTool', password: PBKDF2.password })).status).toBe(200);
+  });
+
+  it('a second run changes nothing', async () => {
+    const count = async () => (await sql<{ n: string }>`select (select count(*) from dns.groups) + (select count(*) from dns.users)
+      + (select count(*) from dns.nameservers) + (select count(*) from dns.zones) + (select count(*) from dns.zone_records) as n`.execute(t.deps.db)).rows[0]!.n;
+    const before = await count();
+    const second = await run(false);
+    expect(second.imported).toEqual({ group: 0, user: 0, nameserver: 0, zone: 0, record: 0 });
+    expect(second.unchanged).toEqual({ group: 5, user: 4, nameserver: 3, zone: 2 });
+    expect(await count()).toBe(before);
+  });
+});
+
+describe('import-nictool --dry-run', () => {
+  let fresh: TestDatabase;
+  beforeAll(async () => {
+    fresh = await createTestDatabase({ kind: 'postgres', migrate: 'dns' });
+  });
+  afterAll(async () => fresh?.destroy());
+
+  it('reports what a real run would do and writes nothing', async () => {
+    const dry = await run(true, fresh.db);
+    expect(dry.dryRun).toBe(true);
+    expect(dry.imported).toEqual({ group: 5, user: 4, nameserver: 3, zone: 2, record: 9 });
+    const rows = await sql<{ n: string }>`select (select count(*) from dns.groups) + (select count(*) from dns.nictool_imports) as n`.execute(fresh.db);
+    expect(rows.rows[0]!.n).toBe('0');
+    expect(formatSummary(dry)).toMatch(/^dry run: nothing was written/);
+  });
+
+  it('the CLI prints the summary and exits 0; a bad URL exits 1 with the usage line', async () => {
+    const main = path.join(__dirname, '..', '..', 'dist', 'main.js');
+    const cli = (args: string[]) =>
+      new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
+        const child = spawn(process.execPath, [main, ...args], { env: { PATH: process.env.PATH ?? '', NODE_ENV: 'test', DATABASE_URL: fresh.url } });
+        let out = '';
+        let err = '';
+        child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+        child.stderr.on('data', (c: Buffer) => (err += c.toString()));
+        child.on('exit', (code) => resolve({ code, out, err }));
+      });
+    const ok = await cli(['import-nictool', '--from', nictool.url, '--dry-run']);
+    expect(ok.code).toBe(0);
+    expect(ok.out).toMatch(/dry run: nothing was written[\s\S]*zones +2 imported[\s\S]*record 9 \(pc in example\.com\.\): record type 13 is not supported/);
+    const bad = await cli(['import-nictool', '--from', 'postgres://x/y']);
+    expect(bad.code).toBe(1);
+    expect(bad.err).toMatch(/usage: main\.js import-nictool --from mysql:/);
+  }, 60_000);
+});
