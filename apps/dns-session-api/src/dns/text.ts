@@ -103,6 +103,7 @@ export function escapeCharString(bytes: Uint8Array): string {
   } catch {
     return quoteBytes(bytes).slice(1, -1);
   }
+  // eslint-disable-next-line no-control-regex -- escaping control characters is what this does
   return text.replace(/["\\\u0000-\u001f\u007f]/g, (c) => (c === '"' || c === '\\' ? `\\${c}` : `\\${c.charCodeAt(0).toString().padStart(3, '0')}`));
 }
 

@@ -119,3 +119,11 @@ export async function listSubgroups(db: Db, parentId: number, deleted: boolean):
     .orderBy('id')
     .execute();
 }
+
+/** Groups by id (live or deleted as asked), by name then id; optionally only those of one name (any case). */
+export async function listGroupsByIds(db: Db, ids: number[], options: { deleted: boolean; name?: string }): Promise<GroupRow[]> {
+  if (ids.length === 0) return [];
+  let query = db.selectFrom('dns.groups').select(columns).where('id', 'in', ids).where('deleted_at', options.deleted ? 'is not' : 'is', null);
+  if (options.name !== undefined) query = query.where((eb) => eb(eb.fn('lower', ['name']), '=', options.name!.toLowerCase()));
+  return query.orderBy('name').orderBy('id').execute();
+}

@@ -192,3 +192,16 @@ function userWithAccessStatement(db: Db, id: number, viewerGroupId: number): Com
   }
   return CompiledQuery.raw(text, [id, viewerGroupId, id]) as CompiledQuery<UserRow & { accessible: boolean }>;
 }
+
+/** The users of several groups (a subtree), live or deleted as asked, by username then id. */
+export async function listUsersInGroups(db: Db, groupIds: number[], deleted: boolean): Promise<UserRow[]> {
+  if (groupIds.length === 0) return [];
+  return db
+    .selectFrom('dns.users')
+    .select(columns)
+    .where('group_id', 'in', groupIds)
+    .where('deleted_at', deleted ? 'is not' : 'is', null)
+    .orderBy('username')
+    .orderBy('id')
+    .execute();
+}

@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import { envelope } from '../http/envelope';
 import { defineRoute, type RouteFamily } from '../http/route';
-import { deletedQuery, idNumber, idParams } from '../http/schemas';
+import { deletedQuery, idNumber, idParams, idString } from '../http/schemas';
 import { envelopeSchema } from '../http/envelope';
 import { groupResponseSchema, groupSchema, serializeGroup, serializeUser, userSchema } from '../serialize';
-import { createGroup, deleteGroup, getGroup, listGroupChildren, listGroupUsers, updateGroupById } from '../services/groups';
+import { createGroup, deleteGroup, getGroup, listGroupChildren, listGroupUsers, listGroups, updateGroupById } from '../services/groups';
+import { deletedFlag, plainText, subgroupsFlag } from './dns-inputs';
 import { errorExamples } from './examples';
 import { groupName } from './inputs';
 
@@ -39,6 +40,35 @@ export const groupRoutes: RouteFamily = {
   name: 'group',
   description: 'Groups: a tree; every user, zone and nameserver belongs to one group',
   routes: [
+    defineRoute({
+      method: 'get',
+      path: '/group',
+      auth: 'session',
+      summary: 'Groups: yours, or those below a group',
+      description: 'Without `parent_gid`: your own group. With it: its direct subgroups. `include_subgroups=true` lists every group ' +
+        'below `parent_gid` (default: yours); `name` narrows to one name (any case); `deleted=true` lists deleted groups instead.',
+      query: z.object({
+        parent_gid: idString.optional().meta({ description: 'list the groups below this one' }),
+        name: plainText(255).optional(),
+        include_subgroups: subgroupsFlag,
+        deleted: deletedFlag,
+      }).strict(),
+      responses: {
+        200: {
+          description: 'The groups (possibly none)',
+          schema: envelopeSchema('group', z.array(groupSchema)),
+          example: { group: [groupExample('').group], meta: { api: { version: '0.1.0' }, msg: 'here are your groups' } },
+        },
+        400: errorExamples.badInput,
+        ...common,
+      },
+      async handler({ query }, { deps, caller }) {
+        const groups = await listGroups(deps, caller, {
+          parentGid: query.parent_gid, name: query.name, deleted: query.deleted, includeSubgroups: query.include_subgroups,
+        });
+        return { body: envelope('group', groups.map(serializeGroup), 'here are your groups') };
+      },
+    }),
     defineRoute({
       method: 'get',
       path: '/group/:id',

@@ -5,6 +5,7 @@ import { groupRoutes } from './groups';
 import { healthRoutes } from './health';
 import { nameserverRoutes } from './nameservers';
 import { sessionRoutes } from './session';
+import { statusRoutes } from './status';
 import { userRoutes } from './users';
 import { zoneRecordRoutes } from './zone-records';
 import { zoneRoutes } from './zones';
@@ -17,6 +18,7 @@ export const routeFamilies: RouteFamily[] = [
   zoneRoutes,
   zoneRecordRoutes,
   healthRoutes,
+  statusRoutes,
 ];
 
 /** Every route, tagged with its family's name unless it names its own tags. */

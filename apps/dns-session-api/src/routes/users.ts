@@ -3,7 +3,11 @@ import { meta } from '../http/envelope';
 import { defineRoute, type RouteFamily } from '../http/route';
 import { deletedQuery, idNumber, idParams } from '../http/schemas';
 import type { UserRow } from '../queries/users';
-import { serializeUser, userResponseSchema } from '../serialize';
+import { envelope, envelopeSchema } from '../http/envelope';
+import { badRequest } from '../errors';
+import { serializeUser, userResponseSchema, userSchema } from '../serialize';
+import { listUsersOfGroup } from '../services/groups';
+import { deletedFlag, gidQuery, subgroupsFlag } from './dns-inputs';
 import { currentLogin } from '../services/sessions';
 import { createUser, deleteUser, getUser, updateUserById } from '../services/users';
 import { errorExamples } from './examples';
@@ -60,11 +64,27 @@ export const userRoutes: RouteFamily = {
       method: 'get',
       path: '/user',
       auth: 'session',
-      summary: 'The signed-in user',
-      responses: { 200: { description: 'You', schema: userResponseSchema, example: withMsg('this is you') }, 401: common[401] },
-      async handler(_input, { deps, caller }) {
-        const { user } = await currentLogin(deps, caller);
-        return { body: userBody(user, 'this is you') };
+      summary: 'The signed-in user, or with ?gid= the users of a group',
+      description: 'Without `gid`: you (one object). With `gid`: the users of that group (an array, as NicTool answers), ' +
+        'with `include_subgroups=true` also those of every group below it, with `deleted=true` the deleted ones instead.',
+      query: z.object({ gid: gidQuery, include_subgroups: subgroupsFlag, deleted: deletedFlag }).strict(),
+      responses: {
+        200: {
+          description: 'You, or the users of the group',
+          schema: z.union([userResponseSchema, envelopeSchema('user', z.array(userSchema))]),
+          example: withMsg('this is you'),
+        },
+        400: errorExamples.badInput,
+        ...common,
+      },
+      async handler({ query }, { deps, caller }) {
+        if (query.gid === undefined) {
+          if (query.include_subgroups || query.deleted) throw badRequest('Invalid request query input: include_subgroups and deleted go with gid');
+          const { user } = await currentLogin(deps, caller);
+          return { body: userBody(user, 'this is you') };
+        }
+        const users = await listUsersOfGroup(deps, caller, query.gid, { deleted: query.deleted, includeSubgroups: query.include_subgroups });
+        return { body: envelope('user', users.map(serializeUser), 'users in group') };
       },
     }),
     defineRoute({

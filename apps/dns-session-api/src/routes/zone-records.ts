@@ -1,12 +1,13 @@
 import { z } from 'zod';
-import { envelope } from '../http/envelope';
+import { envelope, meta } from '../http/envelope';
 import { defineRoute, type RouteFamily } from '../http/route';
-import { deletedQuery, idNumber, idParams } from '../http/schemas';
+import { deletedQuery, idNumber, idParams, idString } from '../http/schemas';
+import { RECORD_SORT_COLUMNS } from '../queries/zone-records';
 import { RECORD_TYPES } from '../dns';
-import { rdataFieldSchemas, serializeZoneRecord, zoneRecordResponseSchema } from '../serialize-zones';
+import { listEnvelopeSchema, rdataFieldSchemas, serializeZoneRecord, zoneRecordResponseSchema, zoneRecordSchema } from '../serialize-zones';
 import { recordHistory } from '../services/history';
-import { changeZoneRecord, createZoneRecord, deleteZoneRecord, getZoneRecord } from '../services/zone-records';
-import { plainText, ttl } from './dns-inputs';
+import { changeZoneRecord, createZoneRecord, deleteZoneRecord, getZoneRecord, listZoneRecords } from '../services/zone-records';
+import { deletedFlag, paging, plainText, sortKeys, ttl } from './dns-inputs';
 import { errorExamples } from './examples';
 import { historyRoute } from './history';
 
@@ -50,10 +51,46 @@ const badRecord = {
 };
 const common = { 401: errorExamples.missingAuthentication, 403: errorExamples.forbidden, 404: errorExamples.notFound('Zone record') };
 
+const listQuery = {
+  deleted: deletedFlag, search: plainText(255).optional(), type: plainText(10).optional().transform((v) => v?.toUpperCase()),
+  sort_by: z.enum(sortKeys(RECORD_SORT_COLUMNS)).optional().transform((v) => v ?? 'owner').meta({ description: 'id, owner (default), type or ttl' }),
+  ...paging,
+};
+
+/**
+ * The records of a zone, a page at a time: GET /zone/<id>/records, and NicTool's GET /zone_record?zid=<id>.
+ * `search` matches owner, RDATA and description; `type` filters by record type.
+ */
+export function recordListRoute(path: '/zone/:id/records' | '/zone_record') {
+  const inPath = path === '/zone/:id/records';
+  return defineRoute({
+    method: 'get', path, auth: 'session',
+    summary: inPath ? 'The records of a zone' : 'The records of a zone (NicTool: GET /zone_record?zid=)',
+    description: '`search` matches owner, RDATA and description; `type` filters by record type.',
+    params: inPath ? idParams : undefined,
+    query: z.object(inPath ? listQuery : { zid: idString.meta({ description: 'the zone' }), ...listQuery }).strict(),
+    responses: {
+      200: {
+        description: 'A page of records', schema: listEnvelopeSchema('zone_record', zoneRecordSchema),
+        example: { zone_record: [example], meta: { ...meta("here's your zone record(s)"), pagination: { total: 1, filtered: 1, limit: 100, offset: 0 } } },
+      },
+      400: errorExamples.badInput, ...common,
+    },
+    async handler({ params, query }, { deps, caller }) {
+      const zoneId = inPath ? (params as { id: number }).id : (query as { zid: number }).zid;
+      const { records, total, filtered } = await listZoneRecords(deps, caller, zoneId, {
+        deleted: query.deleted, search: query.search, type: query.type, sortBy: query.sort_by, sortDir: query.sort_dir, limit: query.limit, offset: query.offset,
+      });
+      return { body: { zone_record: records, meta: { ...meta("here's your zone record(s)"), pagination: { total, filtered, limit: query.limit, offset: query.offset } } } };
+    },
+  });
+}
+
 export const zoneRecordRoutes: RouteFamily = {
   name: 'zone_record',
   description: `Zone records (${RECORD_TYPES.join(', ')}) with RFC field names; zone rules checked on every change`,
   routes: [
+    recordListRoute('/zone_record'),
     defineRoute({
       method: 'get', path: '/zone_record/:id', auth: 'session',
       summary: 'A zone record by id', params: idParams, query: deletedQuery,

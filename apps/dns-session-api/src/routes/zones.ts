@@ -1,16 +1,15 @@
 import { z } from 'zod';
-import { envelope, meta } from '../http/envelope';
+import { envelope, meta, metaSchema } from '../http/envelope';
 import { defineRoute, type RouteFamily } from '../http/route';
 import { deletedQuery, idNumber, idParams } from '../http/schemas';
 import { ZONE_SORT_COLUMNS } from '../queries/zones';
-import { RECORD_SORT_COLUMNS } from '../queries/zone-records';
-import { listEnvelopeSchema, zoneRecordSchema, zoneResponseSchema, zoneSchema } from '../serialize-zones';
+import { listEnvelopeSchema, zoneResponseSchema, zoneSchema } from '../serialize-zones';
 import { zoneHistory } from '../services/history';
-import { listZoneRecords } from '../services/zone-records';
-import { changeZone, createZone, deleteZone, getZone, listZones } from '../services/zones';
-import { deletedFlag, gidQuery, paging, plainText, subgroupsFlag, ttl } from './dns-inputs';
+import { changeZone, createZone, deleteZone, getZone, listZones, zoneNsRecords } from '../services/zones';
+import { deletedFlag, gidQuery, paging, plainText, sortKeys, subgroupsFlag, ttl } from './dns-inputs';
 import { errorExamples } from './examples';
 import { historyRoute } from './history';
+import { recordListRoute } from './zone-records';
 import { zoneFileRoutes } from './zone-files';
 
 const timer = (description: string, example: number) => z.number().int().optional().meta({ description, example });
@@ -45,7 +44,6 @@ const zoneExample = {
 const reply = (msg: string) => ({ zone: zoneExample, meta: { api: { version: '0.1.0' }, msg } });
 const pagination = { total: 1, filtered: 1, limit: 100, offset: 0 };
 const common = { 401: errorExamples.missingAuthentication, 403: errorExamples.forbidden, 404: errorExamples.notFound('Zone') };
-const sortKeys = <T extends object>(o: T) => Object.keys(o) as [keyof T & string, ...(keyof T & string)[]];
 
 
 export const zoneRoutes: RouteFamily = {
@@ -112,26 +110,22 @@ export const zoneRoutes: RouteFamily = {
         return { body: envelope('zone', await deleteZone(deps, caller, params.id), 'I deleted that zone') };
       },
     }),
+    recordListRoute('/zone/:id/records'),
     defineRoute({
-      method: 'get', path: '/zone/:id/records', auth: 'session',
-      summary: 'The records of a zone',
-      description: '`search` matches owner, RDATA and description; `type` filters by record type.',
+      method: 'get', path: '/zone/:id/ns', auth: 'session',
+      summary: 'The NS records of a zone',
+      description: 'Derived from the nameservers assigned to the zone, in their order, as the BIND export writes them.',
       params: idParams,
-      query: z.object({
-        deleted: deletedFlag, search: plainText(255).optional(), type: plainText(10).optional().transform((v) => v?.toUpperCase()),
-        sort_by: z.enum(sortKeys(RECORD_SORT_COLUMNS)).optional().transform((v) => v ?? 'owner').meta({ description: 'id, owner (default), type or ttl' }),
-        ...paging,
-      }).strict(),
       responses: {
-        200: { description: 'A page of records', schema: listEnvelopeSchema('zone_record', zoneRecordSchema),
-          example: { zone_record: [{ id: 99, zid: 12, owner: 'www.example.com.', type: 'A', ttl: 3600, description: '', deleted: false, address: '192.0.2.10' }], meta: { ...meta("here's your zone record(s)"), pagination } } },
+        200: {
+          description: 'The NS records',
+          schema: z.object({ ns: z.array(z.object({ owner: z.string(), ttl: z.number().int(), dname: z.string() })), meta: metaSchema }),
+          example: { ns: [{ owner: 'example.com.', ttl: 3600, dname: 'ns1.example.net.' }], meta: meta('here are the NS records') },
+        },
         400: errorExamples.badInput, ...common,
       },
-      async handler({ params, query }, { deps, caller }) {
-        const { records, total, filtered } = await listZoneRecords(deps, caller, params.id, {
-          deleted: query.deleted, search: query.search, type: query.type, sortBy: query.sort_by, sortDir: query.sort_dir, limit: query.limit, offset: query.offset,
-        });
-        return { body: { zone_record: records, meta: { ...meta("here's your zone record(s)"), pagination: { total, filtered, limit: query.limit, offset: query.offset } } } };
+      async handler({ params }, { deps, caller }) {
+        return { body: { ns: await zoneNsRecords(deps, caller, params.id), meta: meta('here are the NS records') } };
       },
     }),
     historyRoute({

@@ -1,8 +1,9 @@
 import { isUniqueViolation } from '@keyzone/db';
 import type { Deps } from '../deps';
 import { badRequest, conflict, forbidden, notFound } from '../errors';
-import { countLiveMembers, findGroupById, insertGroup, isInSubtree, listSubgroups, updateGroup, type GroupRow } from '../queries/groups';
-import { listUsersInGroup, type UserRow } from '../queries/users';
+import { findSubtreeGroupIds } from '../queries/group-tree';
+import { countLiveMembers, findGroupById, insertGroup, isInSubtree, listGroupsByIds, listSubgroups, updateGroup, type GroupRow } from '../queries/groups';
+import { listUsersInGroup, listUsersInGroups, type UserRow } from '../queries/users';
 import { serializeGroup } from '../serialize';
 import type { Caller } from './caller';
 import { assertAdmin, assertGroupAccess } from './permissions';
@@ -28,6 +29,37 @@ export async function getGroup(deps: Deps, caller: Caller, id: number, options: 
 export async function listGroupUsers(deps: Deps, caller: Caller, groupId: number, options: { deleted: boolean }): Promise<UserRow[]> {
   const group = await getGroup(deps, caller, groupId, { deleted: false });
   return listUsersInGroup(deps.db, group.id, options.deleted);
+}
+
+/**
+ * GET /user?gid=: the users of a group the caller may read, with `includeSubgroups` those of its whole
+ * subtree too (NicTool's include_subgroups).
+ */
+export async function listUsersOfGroup(
+  deps: Deps, caller: Caller, groupId: number, options: { deleted: boolean; includeSubgroups: boolean },
+): Promise<UserRow[]> {
+  const group = await getGroup(deps, caller, groupId, { deleted: false });
+  if (!options.includeSubgroups) return listUsersInGroup(deps.db, group.id, options.deleted);
+  return listUsersInGroups(deps.db, await findSubtreeGroupIds(deps.db, group.id), options.deleted);
+}
+
+/**
+ * GET /group: the direct subgroups of `parentGid` (default: the caller's group itself), or with
+ * `includeSubgroups` every group below it; `name` narrows to one name (any case).
+ */
+export async function listGroups(
+  deps: Deps, caller: Caller, options: { parentGid?: number; name?: string; deleted: boolean; includeSubgroups: boolean },
+): Promise<GroupRow[]> {
+  if (options.parentGid === undefined && !options.includeSubgroups) {
+    const own = await getGroup(deps, caller, caller.groupId, { deleted: false });
+    const matches = (options.name === undefined || own.name.toLowerCase() === options.name.toLowerCase()) && !options.deleted;
+    return matches ? [own] : [];
+  }
+  const parent = await getGroup(deps, caller, options.parentGid ?? caller.groupId, { deleted: false });
+  const ids = options.includeSubgroups
+    ? (await findSubtreeGroupIds(deps.db, parent.id)).filter((id) => id !== parent.id)
+    : (await listSubgroups(deps.db, parent.id, options.deleted)).map((g) => g.id);
+  return listGroupsByIds(deps.db, ids, { deleted: options.deleted, name: options.name });
 }
 
 /** The direct subgroups of a live group the caller may read (`deleted`: the deleted ones instead). */

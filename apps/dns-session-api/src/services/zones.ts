@@ -87,6 +87,15 @@ export async function getZone(deps: Deps, caller: Caller, id: number, options: {
   return serializeZone(zone, ns.get(zone.id) ?? []);
 }
 
+/** GET /zone/<id>/ns: the NS records the zone's nameservers give, as export writes them. */
+export async function zoneNsRecords(deps: Deps, caller: Caller, id: number): Promise<Array<{ owner: string; ttl: number; dname: string }>> {
+  const zone = await findZoneById(deps.db, id);
+  if (!zone || zone.deleted_at) throw notFound('Zone not found');
+  await assertGroupAccess(deps.db, caller, zone.group_id, 'zone');
+  const nameservers = (await findZoneNameservers(deps.db, [zone.id])).get(zone.id) ?? [];
+  return nameservers.map((ns) => ({ owner: zone.name, ttl: zone.ttl, dname: normalizeName(ns.name) }));
+}
+
 /** A zone the caller may change, locked for the rest of the transaction (serializes changes per zone). */
 export async function lockZoneForChange(trx: Db, caller: Caller, id: number, what = 'Zone'): Promise<ZoneRow> {
   const zone = await findZoneById(trx, id, { lock: true });

@@ -1,0 +1,72 @@
+// The NicTool v3 routes scripts call (issue 14): GET /group, GET /user?gid=, GET /zone_record?zid=, GET /zone/<id>/ns, GET /.
+import { startTestServer, type TestServer } from '../helpers/server';
+import type { CookieClient } from '../helpers/client';
+import { addRecord, expectStatus, newNameserver, newZone } from '../zones/dns-client';
+
+let t: TestServer;
+let top: { userId: number; groupId: number };
+let child: { userId: number; groupId: number };
+let grandchild: { userId: number; groupId: number };
+let admin: CookieClient;
+
+beforeAll(async () => {
+  t = await startTestServer();
+  top = await t.seedUser({ group: 'surface.example', username: 'boss', isAdmin: true });
+  child = await t.seedSubgroupUser({ parentId: top.groupId, group: 'child.surface.example', username: 'carl' });
+  grandchild = await t.seedSubgroupUser({ parentId: child.groupId, group: 'grand.surface.example', username: 'gina' });
+  await t.seedUser({ group: 'elsewhere.example', username: 'eve' });
+  admin = await t.login('boss@surface.example');
+});
+afterAll(async () => t?.close());
+
+it('GET / is 401 without a session and a small status object with one', async () => {
+  const anonymous = await t.client().get('/');
+  expect(anonymous.status).toBe(401);
+  expect(anonymous.body).toEqual({ statusCode: 401, error: 'Unauthorized', message: 'Missing authentication' });
+  const res = expectStatus(await admin.get('/'), 200);
+  expect(res.body).toEqual({
+    status: 'ok', user: { id: top.userId, username: 'boss' }, group: { id: top.groupId, name: 'surface.example' },
+    meta: { api: { version: expect.any(String) }, msg: 'you are signed in' },
+  });
+});
+
+it('GET /group: yours, the subgroups of parent_gid, the whole subtree with include_subgroups, by name', async () => {
+  const names = (res: { body: { group: Array<{ name: string }> } }) => res.body.group.map((g) => g.name);
+  expect(names(expectStatus(await admin.get('/group'), 200))).toEqual(['surface.example']);
+  expect(names(expectStatus(await admin.get(`/group?parent_gid=${top.groupId}`), 200))).toEqual(['child.surface.example']);
+  expect(names(expectStatus(await admin.get('/group?include_subgroups=true'), 200))).toEqual(['child.surface.example', 'grand.surface.example']);
+  expect(names(expectStatus(await admin.get('/group?include_subgroups=true&name=GRAND.surface.example'), 200))).toEqual(['grand.surface.example']);
+  const other = await t.seedUser({ group: 'other.example', username: 'oscar' });
+  expect((await admin.get(`/group?parent_gid=${other.groupId}`)).status).toBe(403);
+  expect((await admin.get('/group?parent_gid=abc')).status).toBe(400);
+});
+
+it('GET /user?gid= lists a group\'s users (with include_subgroups, the subtree\'s); GET /user alone is still you', async () => {
+  const usernames = (res: { body: { user: Array<{ username: string }> } }) => res.body.user.map((u) => u.username);
+  const res = expectStatus(await admin.get(`/user?gid=${child.groupId}`), 200);
+  expect(usernames(res)).toEqual(['carl']);
+  expect(res.body.meta.msg).toBe('users in group');
+  expect(usernames(expectStatus(await admin.get(`/user?gid=${top.groupId}&include_subgroups=true`), 200))).toEqual(['boss', 'carl', 'gina']);
+  expect(expectStatus(await admin.get('/user'), 200).body.user.username).toBe('boss');
+  const carl = await t.login('carl@child.surface.example');
+  expect((await carl.get(`/user?gid=${top.groupId}`)).status).toBe(403);
+  expect(grandchild.userId).toBeGreaterThan(0);
+});
+
+it('GET /zone_record?zid= pages, searches and sorts like /zone/<id>/records; GET /zone/<id>/ns derives NS', async () => {
+  const ns1 = await newNameserver(admin, { name: 'ns1.surface.net.', address: '192.0.2.53' });
+  const ns2 = await newNameserver(admin, { name: 'ns2.surface.net.', address: '192.0.2.54' });
+  const zone = await newZone(admin, { nameservers: [ns1.id, ns2.id] });
+  for (const owner of ['b', 'a', 'c']) await addRecord(admin, zone.id, { owner, type: 'A', address: '192.0.2.1' });
+  const page = expectStatus(await admin.get(`/zone_record?zid=${zone.id}&sort_by=owner&sort_dir=desc&limit=2`), 200).body;
+  expect(page.zone_record.map((r: { owner: string }) => r.owner.split('.')[0])).toEqual(['c', 'b']);
+  expect(page.meta.pagination).toEqual({ total: 3, filtered: 3, limit: 2, offset: 0 });
+  expect(expectStatus(await admin.get(`/zone_record?zid=${zone.id}&search=a.`), 200).body.zone_record).toHaveLength(1);
+  expect((await admin.get('/zone_record')).status).toBe(400);
+  const ns = expectStatus(await admin.get(`/zone/${zone.id}/ns`), 200).body;
+  expect(ns).toEqual({
+    ns: [{ owner: zone.zone, ttl: 3600, dname: 'ns1.surface.net.' }, { owner: zone.zone, ttl: 3600, dname: 'ns2.surface.net.' }],
+    meta: { api: { version: expect.any(String) }, msg: 'here are the NS records' },
+  });
+  expect((await admin.get('/zone/999999/ns')).status).toBe(404);
+});
