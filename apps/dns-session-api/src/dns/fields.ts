@@ -2,6 +2,7 @@
 // read from a zone file. A record type is then a list of fields plus its own extra rules.
 import { FieldError, fieldError } from './errors';
 import { canonicalIpv6, isIpv4 } from './ip';
+import { normalizeLoc } from './loc';
 import { checkHostName, checkName, looksLikeIp, normalizeName, toAbsolute } from './names';
 import { formatCharStrings, MAX_CHARSTRING_OCTETS, octetLength, parseCharStrings, quoteText, splitText, unescapeBytes } from './text';
 
@@ -14,6 +15,8 @@ export type FieldKind =
   | 'value'        // CAA value: the rest of the RDATA, quoted
   | 'word'         // one unquoted token (CAA tag)
   | 'hex'          // digests and fingerprints, whitespace allowed between pieces in zone files
+  | 'base64'       // keys and certificates (DNSKEY, CERT, OPENPGPKEY), whitespace allowed between pieces
+  | 'loc'          // LOC: latitude, longitude, altitude, size, precisions (RFC 1876 presentation)
   | 'svcparams';   // SVCB/HTTPS key=value list, checked by the svcb module
 
 export interface FieldSpec {
@@ -103,6 +106,18 @@ export function checkField(spec: FieldSpec, value: unknown): { value?: RdataValu
         : { errors: [fieldError(name, 'hex', `${name} must be an even number of hexadecimal digits`)] };
     case 'svcparams':
       return { value: value.trim().replace(/\s+/g, ' '), errors: [] };
+    case 'base64': {
+      const compact = value.replace(/\s+/g, '');
+      return /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(compact) && compact !== ''
+        ? { value: compact, errors: [] }
+        : { errors: [fieldError(name, 'base64', `${name} must be base64 (RFC 4648)`)] };
+    }
+    case 'loc': {
+      const loc = normalizeLoc(value);
+      return loc
+        ? { value: loc, errors: [] }
+        : { errors: [fieldError(name, 'loc', `${name} must be "d [m [s]] N|S d [m [s]] E|W alt[m] [size[m] [hp[m] [vp[m]]]]" (RFC 1876)`)] };
+    }
     default:
       return { value, errors: [] };
   }
@@ -123,7 +138,7 @@ export function fieldToBind(spec: FieldSpec, value: RdataValue): string {
 
 /** Whether this field takes every remaining token of the line. */
 export function takesRest(kind: FieldKind): boolean {
-  return kind === 'charstrings' || kind === 'hex' || kind === 'svcparams';
+  return kind === 'charstrings' || kind === 'hex' || kind === 'base64' || kind === 'loc' || kind === 'svcparams';
 }
 
 /** Reads one field from its token(s); names are made absolute in origin. Throws an Error with the reason. */
@@ -145,7 +160,9 @@ export function fieldFromBind(spec: FieldSpec, tokens: Token[], origin: string):
       // Each token is one string, exactly as written (a long text split over several strings stays split).
       return formatCharStrings(tokens.map((t) => unescapeBytes(t.text)));
     case 'hex':
+    case 'base64':
       return tokens.map((t) => t.text).join('');
+    case 'loc':
     case 'svcparams':
       return tokens.map((t) => t.text).join(' ');
     default:

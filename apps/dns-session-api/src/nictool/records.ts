@@ -34,7 +34,26 @@ export function mapNicToolRecord(zone: string, r: NtRecord): MappedRecord {
       rdata = { dname: name(r.address) };
       break;
     case 'TXT':
+    case 'SPF':
       rdata = { data: r.address };
+      break;
+    case 'DNAME':
+      rdata = { target: name(r.address) };
+      break;
+    case 'URI':
+      rdata = { priority: int(r.priority), weight: int(r.weight), target: r.address };
+      break;
+    case 'DNSKEY':
+      rdata = { flags: int(r.weight), protocol: int(r.priority), algorithm: int(r.other), public_key: r.address };
+      break;
+    case 'SMIMEA':
+      rdata = { certificate_usage: int(r.other), selector: int(r.priority), matching_type: int(r.weight), certificate_association_data: r.address };
+      break;
+    case 'HINFO':
+      rdata = { cpu: r.other ?? '', os: r.address };
+      break;
+    case 'LOC':
+      rdata = { location: r.address };
       break;
     case 'MX':
       rdata = { preference: int(r.weight), exchange: name(r.address) };
@@ -66,6 +85,8 @@ export function mapNicToolRecord(zone: string, r: NtRecord): MappedRecord {
       // NAPTR keeps its replacement in the description column, so the record gets none.
       return { input: { owner: r.name, type, ttl: r.ttl, rdata }, description: '' };
     }
+    default:
+      return { skip: `${type}: NicTool has no column mapping for this type` };
   }
   return { input: { owner: r.name, type, ttl: r.ttl, rdata }, description: r.description };
 }

@@ -64,6 +64,30 @@ export const typeFixtures: TypeFixture[] = [
     type: 'SVCB', owner: '_dns', input: { priority: 1, target_name: 'dns.example.com.', params: 'alpn=dot port=853 ipv4hint=192.0.2.53' },
     bind: '1 dns.example.com. alpn=dot port=853 ipv4hint=192.0.2.53',
   },
+  { type: 'DNAME', owner: 'old', input: { target: 'new.example.com.' }, bind: 'new.example.com.' },
+  {
+    type: 'LOC', owner: 'office', input: { location: '52 22 23 N 4 53 32 E -2m' },
+    stored: { location: '52 22 23.000 N 4 53 32.000 E -2.00m 1m 10000m 10m' },
+    bind: '52 22 23.000 N 4 53 32.000 E -2.00m 1m 10000m 10m',
+  },
+  { type: 'URI', owner: '_http._tcp', input: { priority: 10, weight: 1, target: 'https://www.example.com/' }, bind: '10 1 "https://www.example.com/"' },
+  {
+    type: 'CERT', owner: 'cert', input: { cert_type: 1, key_tag: 0, algorithm: 0, certificate: 'MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8A' },
+    bind: '1 0 0 MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8A',
+  },
+  { type: 'DNSKEY', owner: '@', input: { flags: 257, protocol: 3, algorithm: 13, public_key: 'mdsswUyr3DPW132mOi8V9xESWE8jTo0dxCjjnopKl+GqJxpVXckHAeF+KkxLbxILfDLUT0rAK9iUzy1L53eKGQ==' }, bind: '257 3 13 mdsswUyr3DPW132mOi8V9xESWE8jTo0dxCjjnopKl+GqJxpVXckHAeF+KkxLbxILfDLUT0rAK9iUzy1L53eKGQ==' },
+  { type: 'OPENPGPKEY', owner: 'c93f1e400f26708f98cb19d936620da35eec8f72e57f9eec01c1afd6._openpgpkey', input: { public_key: 'mQENBFVHm5sBCACeJ0bz' }, bind: 'mQENBFVHm5sBCACeJ0bz' },
+  {
+    type: 'SMIMEA', owner: 'c93f1e400f26708f98cb19d936620da35eec8f72e57f9eec01c1afd6._smimecert',
+    input: { certificate_usage: 3, selector: 1, matching_type: 1, certificate_association_data: 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa' },
+    bind: '3 1 1 aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa',
+  },
+  { type: 'HINFO', owner: 'box', input: { cpu: 'INTEL-386', os: 'Linux' }, bind: '"INTEL-386" "Linux"' },
+  { type: 'RP', owner: '@', input: { mbox: 'hostmaster.example.com.', txt: '.' }, bind: 'hostmaster.example.com. .' },
+  {
+    type: 'SPF', owner: '@', input: { data: 'v=spf1 -all' }, stored: { data: '"v=spf1 -all"' },
+    wire: { data: 'v=spf1 -all', strings: ['v=spf1 -all'] }, bind: '"v=spf1 -all"',
+  },
 ];
 
 /** Address records the fixture zone needs so that every target exists (named-checkzone checks glue). */
@@ -121,6 +145,15 @@ export const failingRdata: Array<[RecordType, Record<string, unknown>, string, s
   ['SSHFP', { fptype: 3 }, 'fptype', 'sshfp_fptype'],
   ['SSHFP', { fptype: 1 }, 'fingerprint', 'fingerprint_length'],
   ['TLSA', { certificate_usage: 4 }, 'certificate_usage', 'tlsa_usage'],
+  ['SMIMEA', { selector: 2 }, 'selector', 'tlsa_selector'],
+  ['LOC', { location: '91 0 0 N 0 0 0 E 0m' }, 'location', 'loc'],
+  ['LOC', { location: 'somewhere' }, 'location', 'loc'],
+  ['URI', { target: 'not a uri' }, 'target', 'uri_target'],
+  ['DNSKEY', { protocol: 2 }, 'protocol', 'dnskey_protocol'],
+  ['DNSKEY', { public_key: 'not base64!' }, 'public_key', 'base64'],
+  ['CERT', { certificate: '' }, 'certificate', 'base64'],
+  ['HINFO', { cpu: 'x'.repeat(256) }, 'cpu', 'charstring_length'],
+  ['RP', { mbox: 'no spaces allowed.' }, 'mbox', 'hostname'],
   ['TLSA', { selector: 2 }, 'selector', 'tlsa_selector'],
   ['TLSA', { matching_type: 3 }, 'matching_type', 'tlsa_matching_type'],
   ['TLSA', { matching_type: 2 }, 'certificate_association_data', 'tlsa_data_length'],

@@ -31,6 +31,7 @@ describe('record type modules', () => {
     expect(codes).toEqual({
       A: 1, NS: 2, CNAME: 5, PTR: 12, MX: 15, TXT: 16, AAAA: 28, SRV: 33, NAPTR: 35, DS: 43, SSHFP: 44,
       TLSA: 52, SVCB: 64, HTTPS: 65, CAA: 257,
+      DNAME: 39, LOC: 29, URI: 256, CERT: 37, DNSKEY: 48, OPENPGPKEY: 61, SMIMEA: 53, HINFO: 13, RP: 17, SPF: 99,
     });
   });
 });
@@ -76,7 +77,7 @@ describe('validateRecord (owner, ttl, type)', () => {
   test.each([
     [{ ttl: -1 }, 'ttl', 'ttl'],
     [{ ttl: 2147483648 }, 'ttl', 'ttl'],
-    [{ type: 'HINFO' }, 'type', 'type'],
+    [{ type: 'SIG' }, 'type', 'type'],
     [{ owner: '' }, 'owner', 'required'],
     [{ owner: 'a.*' }, 'owner', 'wildcard'],
     [{ owner: 'bad name' }, 'owner', 'hostname'],

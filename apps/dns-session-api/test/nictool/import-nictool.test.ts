@@ -44,7 +44,8 @@ beforeAll(async () => {
     (6, 1, '_sip._tcp', 3600, '', 33, 'www.example.com.', 5, 10, '5060', 0),
     (7, 1, '@', 3600, '', 2, 'ns1.example.net.', NULL, NULL, NULL, 0),
     (8, 1, 'bad', 3600, '', 1, '192.0.2.999', NULL, NULL, NULL, 0),
-    (9, 1, 'pc', 3600, '', 13, 'Linux', NULL, NULL, 'x86', 0),
+    (9, 1, 'pc', 3600, '', 24, 'SIG data', NULL, NULL, NULL, 0),
+    (15, 1, 'box', 3600, '', 13, 'Linux', NULL, NULL, 'x86', 0),
     (10, 1, 'alias', 3600, '', 5, 'www', NULL, NULL, NULL, 0),
     (11, 1, 'alias', 3600, '', 1, '192.0.2.11', NULL, NULL, NULL, 0),
     (12, 1, 'retired', 3600, '', 1, '192.0.2.12', NULL, NULL, NULL, 1),
@@ -76,14 +77,14 @@ describe('import-nictool', () => {
   });
 
   it('imports the tree, users with their hashes, nameservers, zones and records, and says what it left', async () => {
-    expect(first.imported).toEqual({ group: 5, user: 4, nameserver: 3, zone: 2, record: 9 }); // 8 in example.com, 1 in the deleted zone
+    expect(first.imported).toEqual({ group: 5, user: 4, nameserver: 3, zone: 2, record: 10 }); // 9 in example.com, 1 in the deleted zone
     // Group names are unique: the second "acme" is renamed; the orphan cannot be placed.
     expect(noteFor(first, 'group', 4)).toMatch(/imported as "acme-nt4", so its users log in as user@acme-nt4/);
     expect(noteFor(first, 'group', 6)).toMatch(/parent group 99 does not exist/);
     expect(noteFor(first, 'user', 5)).toMatch(/another live user of that group has this username/);
     expect(noteFor(first, 'nameserver', 3)).toMatch(/export type "maradns" has no Keyzone counterpart; imported as bind/);
     expect(noteFor(first, 'record', 8)).toMatch(/address/);
-    expect(noteFor(first, 'record', 9)).toBe('record type 13 is not supported by Keyzone');
+    expect(noteFor(first, 'record', 9)).toBe('record type 24 is not supported by Keyzone');
     expect(noteFor(first, 'record', 10)).toMatch(/cname_exclusive/);
     expect(noteFor(first, 'record', 11)).toMatch(/cname_exclusive/);
 
@@ -111,6 +112,7 @@ describe('import-nictool', () => {
       ['_sip._tcp.example.com.', 'SRV', { priority: 10, weight: 5, port: 5060, target: 'www.example.com.' }, false],
       ['retired.example.com.', 'A', { address: '192.0.2.12' }, true],
       ['example.com.', 'CAA', { flags: 0, tag: 'issue', value: 'letsencrypt.org' }, false],
+      ['box.example.com.', 'HINFO', { cpu: 'x86', os: 'Linux' }, false],
     ]);
     // The apex NS for ns1 is derived from the zone's nameservers, which came along in order.
     const ns = await sql<{ name: string }>`select n.name from dns.zone_nameservers zn join dns.nameservers n on n.id = zn.nameserver_id
@@ -156,7 +158,7 @@ describe('import-nictool --dry-run', () => {
   it('reports what a real run would do and writes nothing', async () => {
     const dry = await run(true, fresh.db);
     expect(dry.dryRun).toBe(true);
-    expect(dry.imported).toEqual({ group: 5, user: 4, nameserver: 3, zone: 2, record: 9 });
+    expect(dry.imported).toEqual({ group: 5, user: 4, nameserver: 3, zone: 2, record: 10 });
     const rows = await sql<{ n: string }>`select (select count(*) from dns.groups) + (select count(*) from dns.nictool_imports) as n`.execute(fresh.db);
     expect(rows.rows[0]!.n).toBe('0');
     expect(formatSummary(dry)).toMatch(/^dry run: nothing was written/);
@@ -175,7 +177,7 @@ describe('import-nictool --dry-run', () => {
       });
     const ok = await cli(['import-nictool', '--from', nictool.url, '--dry-run']);
     expect(ok.code).toBe(0);
-    expect(ok.out).toMatch(/dry run: nothing was written[\s\S]*zones +2 imported[\s\S]*record 9 \(pc in example\.com\.\): record type 13 is not supported/);
+    expect(ok.out).toMatch(/dry run: nothing was written[\s\S]*zones +2 imported[\s\S]*record 9 \(pc in example\.com\.\): record type 24 is not supported/);
     const bad = await cli(['import-nictool', '--from', 'postgres://x/y']);
     expect(bad.code).toBe(1);
     expect(bad.err).toMatch(/usage: main\.js import-nictool --from mysql:/);

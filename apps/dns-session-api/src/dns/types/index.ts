@@ -5,29 +5,42 @@ import { checkField, fieldFromBind, fieldToBind, Rdata, takesRest, Token } from 
 import { A } from './a';
 import { AAAA } from './aaaa';
 import { CAA } from './caa';
+import { CERT } from './cert';
 import { CNAME } from './cname';
 import { RecordTypeDef } from './define';
+import { DNAME } from './dname';
+import { DNSKEY } from './dnskey';
 import { DS } from './ds';
+import { HINFO } from './hinfo';
 import { HTTPS } from './https';
+import { LOC } from './loc';
 import { MX } from './mx';
 import { NAPTR } from './naptr';
 import { NS } from './ns';
+import { OPENPGPKEY } from './openpgpkey';
 import { PTR } from './ptr';
+import { RP } from './rp';
+import { SMIMEA } from './smimea';
+import { SPF } from './spf';
 import { SRV } from './srv';
 import { SSHFP } from './sshfp';
 import { SVCB } from './svcb';
 import { TLSA } from './tlsa';
 import { TXT } from './txt';
+import { URI } from './uri';
 
 export type { RecordTypeDef } from './define';
 
 export const RECORD_TYPES = [
   'A', 'AAAA', 'CNAME', 'MX', 'NS', 'PTR', 'SRV', 'TXT', 'CAA', 'DS', 'SSHFP', 'TLSA', 'NAPTR', 'HTTPS', 'SVCB',
+  // NicTool's other types that BIND serves (issue 14)
+  'DNAME', 'LOC', 'URI', 'CERT', 'DNSKEY', 'OPENPGPKEY', 'SMIMEA', 'HINFO', 'RP', 'SPF',
 ] as const;
 export type RecordType = (typeof RECORD_TYPES)[number];
 
 export const recordTypes: Record<RecordType, RecordTypeDef> = {
   A, AAAA, CNAME, MX, NS, PTR, SRV, TXT, CAA, DS, SSHFP, TLSA, NAPTR, HTTPS, SVCB,
+  DNAME, LOC, URI, CERT, DNSKEY, OPENPGPKEY, SMIMEA, HINFO, RP, SPF,
 };
 
 export function isRecordType(type: string): type is RecordType {
@@ -77,7 +90,7 @@ export function rdataFromBind(type: RecordType, tokens: Token[], origin: string)
   for (const spec of fields) {
     if (takesRest(spec.kind)) {
       const rest = tokens.slice(i);
-      if (rest.length === 0 && spec.kind === 'hex') throw new Error(`missing ${spec.name}`);
+      if (rest.length === 0 && (spec.kind === 'hex' || spec.kind === 'base64' || spec.kind === 'loc')) throw new Error(`missing ${spec.name}`);
       rdata[spec.name] = fieldFromBind(spec, rest.length ? rest : [{ text: '', quoted: true }], origin);
       i = tokens.length;
     } else {
