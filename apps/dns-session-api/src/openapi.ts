@@ -7,6 +7,18 @@ import { API_VERSION } from './version';
 
 type JsonSchema = Record<string, unknown>;
 
+/** Where this API differs from NicTool's on purpose (also in the README's "Coming from NicTool"). */
+export const COMING_FROM_NICTOOL = [
+  'objects come as one object (`{user: {...}}`), not a one-element array; lists (`GET /zone`, `GET /user?gid=`, `GET /group`) are arrays',
+  'names are fully qualified with a trailing dot (`example.com.`, `www.example.com.`); relative names are accepted on input',
+  'a deleted object is a 404 (NicTool answers 204), and `?deleted=true` finds only deleted ones',
+  'after `DELETE /session` the cookie is dead server-side: the next request is a 401',
+  'errors always have one shape, `{statusCode, error, message}` (a bad login too, which NicTool answers with `{err}`)',
+  'permissions follow the group tree and are enforced; a login name `user@group` means one user (group names are unique)',
+  'TXT data is read back as text plus `strings` (each character-string exactly); send `"quoted" "strings"` to set them exactly',
+  'a zone\'s `serial` never goes backwards: a smaller one is a 400',
+];
+
 export function buildOpenApi(routes: AnyRoute[], families: RouteFamily[], options: { cookieName: string }): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes) {
@@ -21,7 +33,9 @@ export function buildOpenApi(routes: AnyRoute[], families: RouteFamily[], option
       version: API_VERSION,
       description:
         'DNS management over JSON with cookie sessions, compatible with the NicTool v3 API. Sign in with ' +
-        '`POST /session`; the browser then sends the session cookie. Errors are `{statusCode, error, message}`.',
+        '`POST /session`; the browser then sends the session cookie. Errors are `{statusCode, error, message}`.\n\n' +
+        '**Coming from NicTool**: where this API differs on purpose —\n' +
+        COMING_FROM_NICTOOL.map((line) => `- ${line}`).join('\n'),
     },
     tags: families.map((family) => ({ name: family.name, description: family.description })),
     components: {

@@ -4,17 +4,27 @@ import { defineRoute, type RouteFamily } from '../http/route';
 import { deletedQuery, idNumber, idParams, idString } from '../http/schemas';
 import { envelopeSchema } from '../http/envelope';
 import { groupResponseSchema, groupSchema, serializeGroup, serializeUser, userSchema } from '../serialize';
-import { createGroup, deleteGroup, getGroup, listGroupChildren, listGroupUsers, listGroups, updateGroupById } from '../services/groups';
+import { createGroup, createTopLevelGroup, deleteGroup, getGroup, listGroupChildren, listGroupUsers, listGroups, updateGroupById } from '../services/groups';
 import { deletedFlag, plainText, subgroupsFlag } from './dns-inputs';
 import { errorExamples } from './examples';
-import { groupName } from './inputs';
+import { email, groupName, password, personName, username } from './inputs';
+
+const firstAdmin = z
+  .object({ username, email, password, first_name: personName, last_name: personName })
+  .strict()
+  .meta({ description: 'with no parent_gid: the new top-level group\'s first administrator (required then)' });
 
 const createBody = z
   .object({
     name: groupName,
-    parent_gid: idNumber.meta({ description: 'The parent group (in your subtree)', example: 4096 }),
+    parent_gid: idNumber.optional().meta({ description: 'The parent group (in your subtree); omit it for a top-level group', example: 4096 }),
+    admin: firstAdmin.optional(),
   })
-  .strict();
+  .strict()
+  .refine((v) => (v.parent_gid === undefined) === (v.admin !== undefined), {
+    message: 'give parent_gid for a subgroup, or admin (its first administrator) for a top-level group',
+    path: ['admin'],
+  });
 
 const updateBody = z
   .object({
@@ -134,17 +144,28 @@ export const groupRoutes: RouteFamily = {
       method: 'post',
       path: '/group',
       auth: 'session',
-      summary: 'Create a subgroup (administrators)',
+      summary: 'Create a group (administrators)',
+      description: 'With `parent_gid`: a subgroup of a group in your subtree. Without it (admins of a top-level group only): a new ' +
+        'top-level group together with its first administrator (`admin`), who manages it; permissions follow the group tree, so ' +
+        'nobody else could.',
       body: createBody,
       bodyExample: { name: 'sub.example.com', parent_gid: 4096 },
       responses: {
-        201: { description: 'Created', schema: groupResponseSchema, example: groupExample('I created this group') },
+        201: {
+          description: 'Created (for a top-level group, `admin` is its first administrator)',
+          schema: groupResponseSchema.extend({ admin: userSchema.optional() }),
+          example: groupExample('I created this group'),
+        },
         400: errorExamples.badInput,
         ...common,
         409: errorExamples.conflict('A group with that name already exists under that parent'),
       },
       async handler({ body }, { deps, caller }) {
-        const group = await createGroup(deps, caller, body);
+        if (body.parent_gid === undefined) {
+          const { group, admin } = await createTopLevelGroup(deps, caller, { name: body.name, admin: body.admin! });
+          return { status: 201, body: { ...envelope('group', serializeGroup(group), 'I created this group'), admin: serializeUser(admin) } };
+        }
+        const group = await createGroup(deps, caller, { name: body.name, parent_gid: body.parent_gid });
         return { status: 201, body: envelope('group', serializeGroup(group), 'I created this group') };
       },
     }),

@@ -3,8 +3,9 @@ import type { Deps } from '../deps';
 import { badRequest, conflict, forbidden, notFound } from '../errors';
 import { findSubtreeGroupIds } from '../queries/group-tree';
 import { countLiveMembers, findGroupById, insertGroup, isInSubtree, listGroupsByIds, listSubgroups, updateGroup, type GroupRow } from '../queries/groups';
-import { listUsersInGroup, listUsersInGroups, type UserRow } from '../queries/users';
-import { serializeGroup } from '../serialize';
+import { insertUser, listUsersInGroup, listUsersInGroups, type UserRow } from '../queries/users';
+import { serializeGroup, serializeUser } from '../serialize';
+import { hashPassword } from './passwords';
 import type { Caller } from './caller';
 import { assertAdmin, assertGroupAccess } from './permissions';
 
@@ -68,7 +69,40 @@ export async function listGroupChildren(deps: Deps, caller: Caller, groupId: num
   return listSubgroups(deps.db, group.id, options.deleted);
 }
 
-/** Groups are created below a group in the caller's subtree; root groups come from the CLI only. */
+export interface FirstAdmin {
+  username: string;
+  email: string;
+  password: string;
+  first_name: string;
+  last_name: string;
+}
+
+/**
+ * A top-level group (no parent) and its first administrator, in one transaction (issue 14). Only an admin of a
+ * top-level group may do this. Permissions follow the group tree, so nobody above could manage the new group:
+ * it comes with the admin who will.
+ */
+export async function createTopLevelGroup(deps: Deps, caller: Caller, input: { name: string; admin: FirstAdmin }): Promise<{ group: GroupRow; admin: UserRow }> {
+  assertAdmin(caller, 'create groups');
+  const passwordHash = await hashPassword(input.admin.password, deps.config.security.bcryptCost);
+  return deps.db.transaction().execute(async (trx) => {
+    const own = await findGroupById(trx, caller.groupId);
+    if (!own || own.parent_id !== null) throw forbidden('Only an admin of a top-level group may create top-level groups');
+    const now = deps.clock.now();
+    const group = await insertGroup(trx, { parentId: null, name: input.name, now }).catch((err: unknown) => {
+      throw isUniqueViolation(err) ? duplicateName() : err;
+    });
+    const admin = await insertUser(trx, {
+      groupId: group.id, username: input.admin.username, email: input.admin.email, firstName: input.admin.first_name,
+      lastName: input.admin.last_name, passwordHash, isAdmin: true, now,
+    });
+    await deps.audit.record(trx, { actor: caller, objectType: 'group', objectId: group.id, action: 'create', before: null, after: serializeGroup(group) });
+    await deps.audit.record(trx, { actor: caller, objectType: 'user', objectId: admin.id, action: 'create', before: null, after: serializeUser(admin) });
+    return { group, admin };
+  });
+}
+
+/** Groups are created below a group in the caller's subtree (top-level ones: createTopLevelGroup). */
 export async function createGroup(deps: Deps, caller: Caller, input: { name: string; parent_gid: number }): Promise<GroupRow> {
   assertAdmin(caller, 'create groups');
   return deps.db.transaction().execute(async (trx) => {

@@ -70,3 +70,32 @@ it('GET /zone_record?zid= pages, searches and sorts like /zone/<id>/records; GET
   });
   expect((await admin.get('/zone/999999/ns')).status).toBe(404);
 });
+
+it('an admin of a top-level group creates a top-level group with its first admin; nobody else may', async () => {
+  const body = {
+    name: 'tenant.example',
+    admin: { username: 'tina', email: 'tina@tenant.example', password: 'Wh@tA-Decent#P6ssw0rd', first_name: 'Tina', last_name: 'Tenant' },
+  };
+  const res = expectStatus(await admin.post('/group', body), 201);
+  expect(res.body.group).toEqual({ id: expect.any(Number), name: 'tenant.example', parent_gid: 0, deleted: false });
+  expect(res.body.admin).toMatchObject({ username: 'tina', is_admin: true });
+  // The new admin manages it; its creator, above no part of it, does not.
+  const tina = await t.login('tina@tenant.example', body.admin.password);
+  expect((await tina.get(`/group/${res.body.group.id}`)).status).toBe(200);
+  expect((await admin.get(`/group/${res.body.group.id}`)).status).toBe(403);
+  // A sub-group admin may not; neither half of the request may be missing; the name must be free.
+  const subAdmin = await t.seedSubgroupUser({ parentId: top.groupId, group: 'subadmins.surface.example', username: 'sam', isAdmin: true });
+  expect(subAdmin.userId).toBeGreaterThan(0);
+  const sam = await t.login('sam@subadmins.surface.example');
+  expect((await sam.post('/group', { ...body, name: 'other-tenant.example' })).status).toBe(403);
+  expect((await admin.post('/group', { name: 'no-admin.example' })).status).toBe(400);
+  expect((await admin.post('/group', { ...body, parent_gid: top.groupId })).status).toBe(400);
+  expect((await admin.post('/group', body)).status).toBe(409);
+  expect(expectStatus(await admin.get('/group?name=other-tenant.example&include_subgroups=true'), 200).body.group).toEqual([]);
+});
+
+it('the OpenAPI document says where the API differs from NicTool on purpose', async () => {
+  const doc = expectStatus(await t.client().get('/documentation/openapi.json'), 200).body;
+  expect(doc.info.description).toContain('**Coming from NicTool**');
+  expect(doc.info.description).toContain('a deleted object is a 404');
+});
