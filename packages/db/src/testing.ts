@@ -69,7 +69,7 @@ function withoutPassword(url: string): string {
 }
 
 /** Runs one statement on the server's maintenance database; an unreachable server is a clear error. */
-async function adminQuery(statement: string): Promise<void> {
+async function adminQuery(statement: string): Promise<Array<Record<string, unknown>>> {
   const url = serverUrl();
   const client = new Client({ connectionString: url, connectionTimeoutMillis: 5000 });
   try {
@@ -83,14 +83,43 @@ async function adminQuery(statement: string): Promise<void> {
     );
   }
   try {
-    await client.query(statement);
+    return (await client.query(statement)).rows as Array<Record<string, unknown>>;
   } finally {
     await client.end();
   }
 }
 
+/** Test databases carry their creation time: kz_test_<unix seconds, base 36>_<random>. */
+const TEST_DB_PREFIX = 'kz_test_';
+const LEFTOVER_AGE_SECONDS = 3600;
+let leftoversDropped: Promise<void> | undefined;
+
+/**
+ * Drops test databases an interrupted run left behind: those more than an hour old (and those named
+ * before names carried a time). Once per process; a database another run is using is never that old.
+ */
+function dropLeftoverDatabases(): Promise<void> {
+  leftoversDropped ??= (async () => {
+    const rows = await adminQuery(`select datname from pg_database where datname like '${TEST_DB_PREFIX}%'`);
+    const now = Math.floor(Date.now() / 1000);
+    for (const { datname } of rows) {
+      const name = String(datname);
+      const stamp = /^kz_test_([0-9a-z]+)_[0-9a-f]+$/.exec(name)?.[1];
+      const age = stamp === undefined ? Infinity : now - parseInt(stamp, 36);
+      if (age > LEFTOVER_AGE_SECONDS && /^[a-z0-9_]+$/.test(name)) {
+        await adminQuery(`drop database if exists ${name} with (force)`).catch(() => undefined);
+      }
+    }
+  })().catch((err: unknown) => {
+    leftoversDropped = undefined; // the server was unreachable: try again with the next database
+    throw err;
+  });
+  return leftoversDropped;
+}
+
 async function createPostgresDatabase(options: CreateTestDatabaseOptions): Promise<TestDatabase> {
-  const name = `kz_test_${randomBytes(8).toString('hex')}`;
+  await dropLeftoverDatabases();
+  const name = `${TEST_DB_PREFIX}${Math.floor(Date.now() / 1000).toString(36)}_${randomBytes(6).toString('hex')}`;
   await adminQuery(`create database ${name}`);
   const url = new URL(serverUrl());
   url.pathname = `/${name}`;
