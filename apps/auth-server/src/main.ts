@@ -58,17 +58,19 @@ async function main(argv: string[]): Promise<void> {
   mailer.outbox?.start();
   const deps: Deps = { config, db, jwt, mailer, sms: undefined, clock: systemClock, log };
   const app = createApp(deps);
-  const server: Server = app.listen(config.api.port, config.api.host ?? '0.0.0.0', (err?: Error) => {
+  // Like the DNS API: every interface in production (containers), only this machine otherwise.
+  const bindHost = config.api.host ?? (process.env.NODE_ENV === 'production' ? '0.0.0.0' : '127.0.0.1');
+  const server: Server = app.listen(config.api.port, bindHost, (err?: Error) => {
     // Express 5 calls this on a failed listen too: a taken port must stop the process, loudly.
     if (err) {
       const reason = (err as NodeJS.ErrnoException).code === 'EADDRINUSE' ? 'the port is already in use' : err.message;
-      console.error(`auth-server: cannot listen on ${config.api.host ?? '0.0.0.0'}:${config.api.port}: ${reason}`);
+      console.error(`auth-server: cannot listen on ${bindHost}:${config.api.port}: ${reason}`);
       process.exit(1);
     }
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : config.api.port;
-    const host = config.api.host ?? 'localhost';
-    console.log(`auth-server ${VERSION} listening on http://${host}:${port} (external URL ${config.api.externalUrl})`);
+    // Through the logger, so production writes it as JSON like every other line.
+    log.info({ url: `http://${bindHost}:${port}`, externalUrl: config.api.externalUrl, version: VERSION }, `auth-server ${VERSION} listening on http://${bindHost}:${port}`);
   });
 
   // Graceful stop: refuse new connections, let in-flight requests finish, then close the pool.

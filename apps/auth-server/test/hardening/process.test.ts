@@ -31,7 +31,7 @@ it('exits non-zero naming the port when the port is taken', async () => {
   try {
     const result = await run({
       NODE_ENV: 'test', DATABASE_URL: database.url, AUTH_JWT_SECRET: 'z'.repeat(40), AUTH_SITE_URL: 'http://localhost:3000',
-      API_EXTERNAL_URL: 'http://localhost:9999', PORT: String(port), AUTH_API_HOST: '127.0.0.1', LOG_LEVEL: 'fatal',
+      API_EXTERNAL_URL: 'http://localhost:9999', PORT: String(port), LOG_LEVEL: 'fatal',
     });
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(`cannot listen on 127.0.0.1:${port}: the port is already in use`);
@@ -48,4 +48,34 @@ it('production without SMTP and without autoconfirm refuses to start, naming the
   });
   expect(result.code).toBe(1);
   expect(result.stderr).toContain('AUTH_SMTP_HOST: required in production unless AUTH_MAILER_AUTOCONFIRM=true');
+}, 60_000);
+
+it('in production the listening line is JSON like every other line', async () => {
+  const holder = net.createServer();
+  await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', () => resolve()));
+  const { port } = holder.address() as AddressInfo;
+  await new Promise((resolve) => holder.close(resolve));
+  const child = spawn(process.execPath, [MAIN], {
+    env: {
+      PATH: process.env.PATH ?? '', NODE_ENV: 'production', DATABASE_URL: database.url, AUTH_JWT_SECRET: 'z'.repeat(40),
+      AUTH_SITE_URL: 'http://localhost:3000', API_EXTERNAL_URL: 'http://localhost:9999', PORT: String(port), AUTH_MAILER_AUTOCONFIRM: 'true',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  const listening = new Promise<Record<string, unknown>>((resolve) => {
+    child.stdout.on('data', (c: Buffer) => {
+      stdout += c.toString();
+      const line = stdout.split('\n').find((l) => l.includes('listening'));
+      if (line) resolve(JSON.parse(line) as Record<string, unknown>);
+    });
+  });
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  try {
+    const line = await listening;
+    expect(line).toMatchObject({ level: 'info', msg: expect.stringMatching(/^auth-server .* listening on http:\/\/0\.0\.0\.0:\d+$/), externalUrl: 'http://localhost:9999' });
+  } finally {
+    child.kill('SIGTERM');
+  }
+  expect(await exited).toBe(0);
 }, 60_000);
