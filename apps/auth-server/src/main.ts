@@ -7,12 +7,13 @@ import { connect, migrateAuth, type AuthDatabase } from '@keyzone/db';
 import { createLogger } from '@keyzone/logging';
 import { createJwtService } from '@keyzone/tokens';
 import { createApp } from './app';
+import { parseTokenArgs, type TokenArgs } from './cli/token';
 import { createMailer } from './mail/mailer';
 import { loggerOptions, readConfig } from './config';
 import { systemClock, type Deps } from './deps';
 import { VERSION } from './version';
 
-const USAGE = 'usage: auth-server [serve | migrate | version]';
+const USAGE = 'usage: auth-server [serve | migrate | version | token --role R [--sub S] [--exp SECONDS]]';
 
 async function openDatabase(config: AuthConfig) {
   const db = connect<AuthDatabase>(config.db.url, { maxPoolSize: config.db.maxPoolSize, authNamespace: config.db.namespace });
@@ -26,7 +27,7 @@ async function main(argv: string[]): Promise<void> {
     console.log(VERSION);
     return;
   }
-  if (command !== 'serve' && command !== 'migrate') {
+  if (command !== 'serve' && command !== 'migrate' && command !== 'token') {
     console.error(USAGE);
     process.exit(2);
   }
@@ -36,6 +37,19 @@ async function main(argv: string[]): Promise<void> {
     config = readConfig(process.env, process.cwd());
   } catch (err) {
     exitOnConfigError(err);
+  }
+  if (command === 'token') {
+    let args: TokenArgs;
+    try {
+      args = parseTokenArgs(argv.slice(1));
+    } catch (err) {
+      console.error((err as Error).message);
+      process.exit(2);
+    }
+    const signer = await createJwtService({ secret: config.jwt.secret, keys: config.jwt.keys as object[] | undefined, issuer: config.jwt.issuer });
+    const claims: Record<string, unknown> = { role: args.role, ...(args.sub ? { sub: args.sub } : {}) };
+    console.log(await signer.sign(claims, { expiresInSeconds: args.expiresInSeconds }));
+    return;
   }
   const log = createLogger(loggerOptions(process.env, config));
 

@@ -4,6 +4,8 @@ import { spawn } from 'node:child_process';
 import net, { type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { createTestDatabase, type TestDatabase } from '@keyzone/db/testing';
+import { call } from '../helpers/http';
+import { startTestServer, TEST_JWT_SECRET } from '../helpers/server';
 
 const MAIN = path.join(__dirname, '..', '..', 'dist', 'main.js');
 let database: TestDatabase;
@@ -13,9 +15,9 @@ beforeAll(async () => {
 });
 afterAll(async () => database?.destroy());
 
-function run(env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function run(env: Record<string, string>, args: string[] = []): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [MAIN], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [MAIN, ...args], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
@@ -78,4 +80,23 @@ it('in production the listening line is JSON like every other line', async () =>
     child.kill('SIGTERM');
   }
   expect(await exited).toBe(0);
+}, 60_000);
+
+it('`token --role service_role` prints an admin JWT signed with the configured key', async () => {
+  const env = { NODE_ENV: 'test', DATABASE_URL: database.url, AUTH_JWT_SECRET: TEST_JWT_SECRET, AUTH_SITE_URL: 'http://localhost:3000', API_EXTERNAL_URL: 'http://localhost:9999' };
+  const printed = await run(env, ['token', '--role', 'service_role', '--exp', '600']);
+  expect(printed.code).toBe(0);
+  const token = printed.stdout.trim();
+  const server = await startTestServer();
+  try {
+    expect((await call(server.url, 'GET', '/admin/users', { token })).status).toBe(200);
+  } finally {
+    await server.close();
+  }
+  const claims = JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as Record<string, number | string>;
+  expect(claims.role).toBe('service_role');
+  expect(Number(claims.exp) - Number(claims.iat)).toBe(600);
+  const bad = await run(env, ['token']);
+  expect(bad.code).toBe(2);
+  expect(bad.stderr).toContain('usage: main.js token --role');
 }, 60_000);
