@@ -4,6 +4,7 @@ import express, { type Express } from 'express';
 import { requestLogging } from '@keyzone/logging';
 import type { Deps } from './deps';
 import { ApiError, ErrorCode } from './errors';
+import { stampArrival } from './http/arrival';
 import { cors } from './http/cors';
 import { errorRenderer } from './http/errors';
 import { buildRouter } from './routes';
@@ -13,6 +14,7 @@ export function createApp(deps: Deps): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
+  app.use(stampArrival(deps.clock));
   app.use(requestLogging({ logger: deps.log, requestIdHeader: deps.config.api.requestIdHeader }));
   app.use(cors());
   const outbox = deps.mailer?.outbox;

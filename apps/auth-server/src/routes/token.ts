@@ -4,6 +4,7 @@ import type { RequestHandler } from 'express';
 import { z } from 'zod';
 import type { Deps } from '../deps';
 import { ApiError, ErrorCode, Messages } from '../errors';
+import { receivedAt } from '../http/arrival';
 import { clientInfo } from '../http/client';
 import { validate } from '../http/validate';
 import { refreshGrant } from '../services/refresh';
@@ -36,7 +37,7 @@ export function token(deps: Deps, extraGrants: GrantTable = new Map()): RequestH
       case 'refresh_token': {
         const body = validate(RefreshBody, req.body);
         if (!body.refresh_token) throw new ApiError(400, ErrorCode.validation_failed, Messages.refreshTokenNotValid);
-        res.json(await refreshGrant(deps, { refreshToken: body.refresh_token, client }));
+        res.json(await refreshGrant(deps, { refreshToken: body.refresh_token, client, receivedAt: receivedAt(res) }));
         return;
       }
       default: {
