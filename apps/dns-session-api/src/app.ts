@@ -1,4 +1,4 @@
-import express, { type Express, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import express, { type Express } from 'express';
 import { requestLogging } from '@keyzone/logging';
 import type { Deps } from './deps';
 import { jsonBody } from './http/json-body';
@@ -33,13 +33,8 @@ export function createApp(deps: Deps): Express {
   const store = new KyselySessionStore(deps.db, deps.clock, deps.config.session.ttlSeconds);
   const writable = sessionMiddleware(deps.config.session, store);
   const readOnly = sessionReader(deps.config.session, store);
-  app.use((req, res, next) => {
-    if (req.path === '/session') {
-      runAll(writable, req, res, next);
-      return;
-    }
-    readOnly(req, res, next);
-  });
+  app.use('/session', ...writable);
+  app.use((req, res, next) => (req.path === '/session' ? next() : readOnly(req, res, next)));
 
   const api = express.Router();
   mountRoutes(api, allRoutes(), deps);
@@ -50,16 +45,3 @@ export function createApp(deps: Deps): Express {
   return app;
 }
 
-/** Runs middlewares in order, as app.use would. */
-function runAll(middlewares: RequestHandler[], req: Request, res: Response, done: NextFunction): void {
-  let i = 0;
-  const step: NextFunction = (err?: unknown) => {
-    const middleware = middlewares[i++];
-    if (err !== undefined || !middleware) {
-      done(err);
-      return;
-    }
-    middleware(req, res, step);
-  };
-  step();
-}

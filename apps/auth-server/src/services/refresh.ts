@@ -5,8 +5,9 @@
 // SECURITY_REFRESH_TOKEN_REUSE_INTERVAL: then the live token is returned (no new one is minted).
 // A request that saw the token live (or arrived within CONCURRENT_REFRESH_WINDOW_MS of the rotation)
 // and lost the lock to the refresh that revoked it is not reuse either (two tabs refreshing at
-// once, issue 11): it gets that refresh's child. Any other reuse
-// revokes the whole session (rotation enabled); that revocation is committed before the 400. The common case runs as one statement first (queries/refresh-fast.ts).
+// once, issue 11): it gets that refresh's child. Any other reuse revokes the whole session
+// (rotation enabled); that revocation is committed before the 400. The common case runs as one
+// statement first (queries/refresh-fast.ts).
 import { setTimeout as sleep } from 'node:timers/promises';
 import { newRefreshToken } from '@keyzone/tokens';
 import type { Deps } from '../deps';
