@@ -1,0 +1,215 @@
+// The container test: builds both images with the project's own Dockerfiles, starts the compose files as a user
+// would (postgres, mailpit, auth-server, dns-session-api), and checks what a deployment must do:
+//   every HEALTHCHECK turns healthy; a sign-up's confirmation mail arrives at the mail catcher and its link
+//   confirms the user; the DNS API's first user logs in; the apps run as a non-root user; `stop` (SIGTERM, and
+//   SIGINT for PostgreSQL) ends every container with exit code 0; after a restart the same logins work (the data
+//   volume survived). Prints the image sizes.
+// Run by .ci/run when a Docker engine can start: node scripts/container-test.mjs. Needs the base images
+// (scripts/container-stand-ins.sh pulls them or builds local stand-ins).
+import { execFileSync, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const DOCKER = process.env.DOCKER ?? '/usr/bin/docker';
+const PROJECT = 'keyzone-container-test';
+const FILES = ['compose.postgres.yml', 'compose.mailpit.yml', 'compose.auth-server.yml', 'compose.dns-session-api.yml'];
+const started = Date.now();
+
+const log = (msg) => console.log(`[container-test ${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${msg}`);
+function fail(msg) {
+  throw new Error(msg);
+}
+function check(condition, msg) {
+  if (!condition) fail(msg);
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+}
+
+function run(cmd, args, options = {}) {
+  const result = spawnSync(cmd, args, { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, ...options });
+  if (result.status !== 0 && !options.allowFailure) {
+    fail(`${cmd} ${args.join(' ')} exited ${result.status}\n${(result.stdout ?? '').slice(-4000)}\n${(result.stderr ?? '').slice(-4000)}`);
+  }
+  return result;
+}
+
+// Compose v2 when the docker CLI has it, else docker-compose 1.29 (Debian's); both read the same files.
+function composeCommand() {
+  if (spawnSync(DOCKER, ['compose', 'version'], { encoding: 'utf8' }).status === 0) return [DOCKER, ['compose']];
+  return ['docker-compose', []];
+}
+
+async function waitFor(what, timeoutMs, probe) {
+  const deadline = Date.now() + timeoutMs;
+  let last;
+  for (;;) {
+    try {
+      const value = await probe();
+      if (value) return value;
+    } catch (error) {
+      last = error;
+    }
+    if (Date.now() > deadline) fail(`timed out waiting for ${what}${last ? `: ${last.message}` : ''}`);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+}
+
+async function json(response) {
+  const text = await response.text();
+  try {
+    return JSON.parse(text);
+  } catch {
+    fail(`expected JSON from ${response.url} (${response.status}): ${text.slice(0, 300)}`);
+  }
+}
+
+const decodeQuotedPrintable = (text) =>
+  text.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_m, hex) => String.fromCharCode(parseInt(hex, 16)));
+
+async function main() {
+  const [composeBin, composePrefix] = composeCommand();
+  const envDir = mkdtempSync(join(tmpdir(), 'kz-container-test-'));
+  const ports = { auth: await freePort(), dns: await freePort(), mail: await freePort() };
+  const secret = () => randomBytes(24).toString('hex');
+  const envFile = join(envDir, 'env');
+  writeFileSync(
+    envFile,
+    [
+      `POSTGRES_PASSWORD=${secret()}`,
+      'AUTH_SITE_URL=http://localhost:3000',
+      `AUTH_API_EXTERNAL_URL=http://localhost:${ports.auth}`,
+      `AUTH_JWT_SECRET=${secret()}`,
+      'AUTH_SMTP_HOST=mailpit',
+      'AUTH_SMTP_PORT=1025',
+      'AUTH_SMTP_ADMIN_EMAIL=auth@example.com',
+      `SESSION_SECRET=${secret()}`,
+      `AUTH_HOST_PORT=${ports.auth}`,
+      `DNS_HOST_PORT=${ports.dns}`,
+      `MAILPIT_HOST_PORT=${ports.mail}`,
+      '',
+    ].join('\n'),
+    { mode: 0o600 },
+  );
+  const compose = (args, options) =>
+    run(composeBin, [...composePrefix, '--env-file', envFile, '-p', PROJECT, ...FILES.flatMap((f) => ['-f', f]), ...args], {
+      ...options,
+      // docker-compose 1.29 builds through the `docker` on PATH: the one beside DOCKER.
+      env: { ...process.env, PATH: `${dirname(DOCKER)}:${process.env.PATH}`, DOCKER_BUILDKIT: '1', COMPOSE_DOCKER_CLI_BUILD: '1' },
+    });
+  const containerOf = (service) => compose(['ps', '-q', service]).stdout.trim();
+  const inspect = (format, id) => run(DOCKER, ['inspect', '-f', format, id]).stdout.trim();
+
+  const waitHealthy = async () => {
+    for (const service of ['postgres', 'auth-server', 'dns-session-api']) {
+      await waitFor(`${service} to be healthy`, 180_000, async () => {
+        const id = containerOf(service);
+        const status = id && inspect('{{.State.Health.Status}}', id);
+        if (status === 'unhealthy') fail(`${service} is unhealthy:\n${compose(['logs', '--tail', '50', service]).stdout}`);
+        return status === 'healthy';
+      });
+      log(`${service} healthy`);
+    }
+  };
+
+  const auth = `http://127.0.0.1:${ports.auth}`;
+  const dns = `http://127.0.0.1:${ports.dns}`;
+  const mail = `http://127.0.0.1:${ports.mail}`;
+  const email = `ada+${Date.now()}@example.com`;
+  const password = 'correct horse battery staple';
+  const post = (url, body, headers = {}) =>
+    fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+
+  const authLogin = async () => {
+    const response = await post(`${auth}/token?grant_type=password`, { email, password });
+    const body = await json(response);
+    check(response.status === 200 && body.access_token && body.user?.email === email, `password sign-in: ${response.status} ${JSON.stringify(body)}`);
+  };
+  const dnsLogin = async () => {
+    const response = await post(`${dns}/session`, { username: 'alice@Example', password });
+    const body = await json(response);
+    check(response.status === 200, `DNS login: ${response.status} ${JSON.stringify(body)}`);
+    const cookie = (response.headers.get('set-cookie') ?? '').split(';')[0];
+    const me = await fetch(`${dns}/session`, { headers: { cookie } });
+    check(me.status === 200, `GET /session with the cookie: ${me.status}`);
+  };
+
+  try {
+    compose(['down', '-v', '--remove-orphans'], { allowFailure: true });
+    log(`building the images (${composeBin} ${composePrefix.join(' ')})`.trim());
+    compose(['build']);
+    log('starting');
+    compose(['up', '-d']);
+    await waitHealthy();
+
+    for (const service of ['auth-server', 'dns-session-api']) {
+      const uid = compose(['exec', '-T', service, 'id', '-u']).stdout.trim();
+      check(uid !== '' && uid !== '0', `${service} runs as uid ${uid}`);
+      log(`${service} runs as uid ${uid}`);
+    }
+
+    const signup = await post(`${auth}/signup`, { email, password });
+    const signupBody = await json(signup);
+    check(signup.status === 200 && !signupBody.email_confirmed_at, `sign-up: ${signup.status} ${JSON.stringify(signupBody)}`);
+    const message = await waitFor('the confirmation mail', 60_000, async () => {
+      const list = await json(await fetch(`${mail}/api/v1/messages`));
+      return list.messages.find((m) => m.To.some((to) => to.Address === email));
+    });
+    const raw = decodeQuotedPrintable(await (await fetch(`${mail}/api/v1/message/${message.ID}/raw`)).text());
+    const link = raw.match(new RegExp(`http://localhost:${ports.auth}/verify\\?token=[^"\\s<>]+`))?.[0]?.replace(/&amp;/g, '&');
+    check(link, `no confirmation link in the mail:\n${raw.slice(0, 2000)}`);
+    const confirmed = await fetch(link.replace('localhost', '127.0.0.1'), { redirect: 'manual' });
+    const location = confirmed.headers.get('location') ?? '';
+    check(confirmed.status >= 300 && confirmed.status < 400 && location.includes('access_token='), `confirmation link: ${confirmed.status} ${location}`);
+    await authLogin();
+    log('signed up, confirmed by the mailed link, signed in');
+
+    compose(['exec', '-T', 'dns-session-api', 'node', 'dist/main.js', 'create-user', '--group', 'Example', '--username', 'alice',
+      '--password', password, '--email', 'alice@example.com', '--first-name', 'Alice', '--last-name', 'Doe', '--admin']);
+    await dnsLogin();
+    log('DNS API: first user created and logged in');
+
+    const ids = Object.fromEntries(['postgres', 'mailpit', 'auth-server', 'dns-session-api'].map((s) => [s, containerOf(s)]));
+    compose(['stop']);
+    for (const [service, id] of Object.entries(ids)) {
+      const code = inspect('{{.State.ExitCode}}', id);
+      check(code === '0', `${service} exited ${code} on stop:\n${compose(['logs', '--tail', '30', service]).stdout}`);
+    }
+    log('stopped: every container exited 0');
+
+    compose(['up', '-d']);
+    await waitHealthy();
+    await authLogin();
+    await dnsLogin();
+    log('restarted: both logins still work (the volume kept the data)');
+
+    for (const service of ['auth-server', 'dns-session-api']) {
+      const image = inspect('{{.Image}}', containerOf(service));
+      const user = inspect('{{.Config.User}}', image);
+      const size = Number(inspect('{{.Size}}', image));
+      check(user && user !== 'root' && user !== '0', `${service} image user is '${user}'`);
+      log(`${service} image: user ${user}, ${(size / 1e6).toFixed(0)} MB`);
+    }
+    log('passed');
+  } finally {
+    compose(['down', '-v', '--remove-orphans'], { allowFailure: true });
+    rmSync(envDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error) => {
+  console.error(`[container-test] FAILED: ${error.message}`);
+  process.exit(1);
+});
