@@ -1,39 +1,49 @@
 // Reading the configuration for main.ts: development defaults outside production (embedded
-// PGlite, a JWT secret generated once under .data/), none in production so every missing
-// setting is named.
+// PGlite, an ES256 signing key generated once under .data/, the site URL on the server's own page), none in
+// production so every missing setting is named.
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { loadAuthConfig, type AuthConfig } from '@keyzone/config';
 import { defaultDatabaseUrl } from '@keyzone/db';
 import type { CreateLoggerOptions } from '@keyzone/logging';
 
 export const APP_NAME = 'auth-server';
 
-/** .data/jwt-secret, created (mode 0600) on first use. */
-export function developmentJwtSecret(cwd: string): string {
+/**
+ * .data/jwt-keys.json: an ES256 key pair generated on first use (mode 0600). Development signs with it, so the
+ * JWKS endpoint publishes its public half and other apps verify the quick-start server's tokens by `jwksUrl`
+ * exactly as they will in production.
+ */
+export function developmentJwtKeys(cwd: string): string {
   const dir = path.join(cwd, '.data');
-  const file = path.join(dir, 'jwt-secret');
+  const file = path.join(dir, 'jwt-keys.json');
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
   mkdirSync(dir, { recursive: true });
-  const secret = randomBytes(32).toString('hex');
-  writeFileSync(file, `${secret}\n`, { mode: 0o600, flag: 'wx' });
+  const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const jwk = { ...privateKey.export({ format: 'jwk' }), kid: `dev-${randomBytes(6).toString('hex')}`, alg: 'ES256', use: 'sig', key_ops: ['sign', 'verify'] };
+  const keys = JSON.stringify([jwk]);
+  writeFileSync(file, `${keys}\n`, { mode: 0o600, flag: 'wx' });
   chmodSync(file, 0o600);
-  return secret;
+  return keys;
 }
 
 export function readConfig(env: Record<string, string | undefined>, cwd: string): AuthConfig {
   if (env.NODE_ENV === 'production') return loadAuthConfig({ env, cwd, production: true });
   const defaults: Record<string, string> = {
     DATABASE_URL: defaultDatabaseUrl(APP_NAME),
-    JWT_SECRET: developmentJwtSecret(cwd),
-    SITE_URL: 'http://localhost:3000',
+    JWT_KEYS: developmentJwtKeys(cwd),
+    SITE_URL: 'http://localhost:8081/',
     API_EXTERNAL_URL: 'http://localhost:8081',
   };
-  // The external URL default follows the configured port, so read the port first.
+  // A first pass learns the port (the external URL follows it unless set), so the site URL can default to the
+  // server's own page there, and whether a JWT_SECRET is set (then it signs, not the generated key).
   const first = loadAuthConfig({ env, cwd, defaults });
-  if (first.api.port === 8081) return first;
-  return loadAuthConfig({ env, cwd, defaults: { ...defaults, API_EXTERNAL_URL: `http://localhost:${first.api.port}` } });
+  const portUrl = `http://localhost:${first.api.port}`;
+  const externalUrl = first.api.externalUrl === defaults.API_EXTERNAL_URL ? portUrl : first.api.externalUrl;
+  const second: Record<string, string> = { ...defaults, API_EXTERNAL_URL: portUrl, SITE_URL: `${externalUrl.replace(/\/+$/, '')}/` };
+  if (first.jwt.secret !== undefined) delete second.JWT_KEYS;
+  return loadAuthConfig({ env, cwd, defaults: second });
 }
 
 /**

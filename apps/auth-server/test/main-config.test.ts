@@ -1,5 +1,6 @@
-// What main.ts reads: development defaults (embedded PGlite, a JWT secret kept in .data/jwt-secret
-// with mode 0600, the external URL following the port) and none in production.
+// What main.ts reads: development defaults (embedded PGlite, an ES256 signing key kept in .data/jwt-keys.json
+// with mode 0600, the external URL following the port, the site URL on the server's own page) and none in
+// production.
 import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { Writable } from 'node:stream';
 import { tmpdir } from 'node:os';
@@ -14,22 +15,30 @@ it('development: runs with no settings at all', () => {
   const cwd = fresh();
   const config = readConfig({}, cwd);
   expect(config.db.url).toBe('pglite://.data/auth-server');
-  expect(config.siteUrl).toBe('http://localhost:3000');
+  expect(config.siteUrl).toBe('http://localhost:8081/');
   expect(config.api.port).toBe(8081);
   expect(config.api.externalUrl).toBe('http://localhost:8081');
-  const file = path.join(cwd, '.data', 'jwt-secret');
+  const file = path.join(cwd, '.data', 'jwt-keys.json');
   expect(statSync(file).mode & 0o777).toBe(0o600);
-  expect(config.jwt.secret).toBe(readFileSync(file, 'utf8').trim());
-  // The secret is generated once and kept.
-  expect(readConfig({}, cwd).jwt.secret).toBe(config.jwt.secret);
+  expect(config.jwt.secret).toBeUndefined();
+  expect(config.jwt.keys).toEqual(JSON.parse(readFileSync(file, 'utf8')));
+  expect(config.jwt.keys).toEqual([expect.objectContaining({ kty: 'EC', crv: 'P-256', alg: 'ES256', key_ops: ['sign', 'verify'] })]);
+  // The key is generated once and kept.
+  expect(readConfig({}, cwd).jwt.keys).toEqual(config.jwt.keys);
 });
 
 it('development: the external URL follows PORT unless set; explicit settings win', () => {
   const cwd = fresh();
-  expect(readConfig({ PORT: '9100' }, cwd).api.externalUrl).toBe('http://localhost:9100');
+  const onPort = readConfig({ PORT: '9100' }, cwd);
+  expect(onPort.api.externalUrl).toBe('http://localhost:9100');
+  expect(onPort.siteUrl).toBe('http://localhost:9100/');
   const config = readConfig({ PORT: '9100', AUTH_API_EXTERNAL_URL: 'https://auth.example.com', AUTH_JWT_SECRET: 'x'.repeat(40) }, cwd);
   expect(config.api.externalUrl).toBe('https://auth.example.com');
+  expect(config.siteUrl).toBe('https://auth.example.com/');
+  // A secret set on purpose signs (HS256); the generated key is left out.
   expect(config.jwt.secret).toBe('x'.repeat(40));
+  expect(config.jwt.keys).toBeUndefined();
+  expect(readConfig({ AUTH_SITE_URL: 'http://localhost:5173' }, cwd).siteUrl).toBe('http://localhost:5173');
 });
 
 it('production: no defaults, every missing setting is named', () => {

@@ -4,6 +4,7 @@ import pino, { type DestinationStream, type Logger, type LoggerOptions } from 'p
 import pinoPretty from 'pino-pretty';
 import { toPinoLevel } from './levels';
 import { REDACTED, SECRET_KEYS, redactSecrets } from './redact';
+import { REQUEST_COMPLETED } from './request-logging';
 
 export interface CreateLoggerOptions {
   /** Service name, on every line as "name". */
@@ -38,6 +39,7 @@ export function createLogger(options: CreateLoggerOptions): Logger {
       log: (object) => redactSecrets(object),
       bindings: (bindings) => redactSecrets(bindings),
     },
+    ...(pretty ? { hooks: { logMethod: compactRequestLine } } : {}),
   };
   return pino(config, destinationFor(options, pretty));
 }
@@ -58,10 +60,27 @@ function destinationFor(options: CreateLoggerOptions, pretty: boolean): Destinat
       colorize: options.destination ? false : process.stdout.isTTY === true,
       translateTime: 'SYS:HH:MM:ss.l',
       ignore: 'pid,hostname',
+      // One console line per record: the fields follow the message as JSON instead of one line each.
+      singleLine: true,
       sync: !options.destination,
     });
   }
   return options.destination ?? pino.destination({ dest: 1, sync: false, ...BATCHED });
+}
+
+/**
+ * Development console only: a request line reads `GET /health 200 1.2 ms {"reqId":…}` instead of repeating the
+ * method, path and status as fields. JSON output (production, files, tests) keeps the fields.
+ */
+function compactRequestLine(this: Logger, args: Parameters<Logger['info']>, method: (...args: unknown[]) => void): void {
+  const [fields, message] = args as unknown[];
+  if (message === REQUEST_COMPLETED && typeof fields === 'object' && fields !== null && 'durationMs' in fields) {
+    const { reqId, method: verb, path, status, durationMs, aborted } = fields as Record<string, unknown>;
+    const text = `${String(verb)} ${String(path)} ${String(status)} ${String(durationMs)} ms${aborted ? ' (aborted)' : ''}`;
+    method.apply(this, [{ reqId }, text]);
+    return;
+  }
+  method.apply(this, args as unknown[]);
 }
 
 /**

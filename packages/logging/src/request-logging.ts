@@ -22,6 +22,9 @@ export interface RequestLoggingOptions {
   generateId?: () => string;
 }
 
+/** The message of the one line per request (log shippers filter on it). */
+export const REQUEST_COMPLETED = 'request completed';
+
 const MAX_ID_LENGTH = 200;
 const MAX_PATH_LENGTH = 2000;
 
@@ -63,7 +66,7 @@ export function requestLogging(options: RequestLoggingOptions): RequestHandler {
         ip: req.ip,
       };
       if (!res.writableFinished) line.aborted = true;
-      options.logger.info({ reqId: id, ...line }, 'request completed');
+      options.logger.info({ reqId: id, ...line }, REQUEST_COMPLETED);
     };
     res.on('finish', done);
     res.on('close', done);

@@ -2,8 +2,9 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createLogger, redactSecrets, toPinoLevel } from '../src';
-import { captureStream, waitFor } from './helpers';
+import express from 'express';
+import { createLogger, redactSecrets, requestLogging, toPinoLevel } from '../src';
+import { captureStream, listen, waitFor } from './helpers';
 
 const packageDir = join(__dirname, '..');
 let tmp: string;
@@ -95,9 +96,28 @@ describe('createLogger', () => {
     const output = stream.lines.join('\n');
     expect(output).toContain('INFO');
     expect(output).toContain('(dev): pretty line');
-    expect(output).toContain('userId: "u1"');
+    expect(output).toContain('"userId":"u1"');
     expect(output).not.toContain('pretty-secret');
     expect(output.trim().startsWith('{')).toBe(false);
+  });
+
+  it('prints one console line per request in development, and the fields stay in JSON output', async () => {
+    const pretty = captureStream();
+    const json = captureStream();
+    const app = express();
+    app.use(requestLogging({ logger: createLogger({ name: 'dev', pretty: true, destination: pretty }) }));
+    app.use(requestLogging({ logger: createLogger({ name: 'prod', destination: json }) }));
+    app.get('/health', (_req, res) => res.json({ ok: true }));
+    const server = await listen(app);
+    try {
+      for (let i = 0; i < 3; i += 1) await fetch(`${server.base}/health`);
+      await waitFor(() => pretty.lines.length >= 3 && json.lines.length >= 3);
+    } finally {
+      await server.close();
+    }
+    expect(pretty.lines).toHaveLength(3);
+    expect(pretty.lines[0]).toMatch(/INFO \(dev\): GET \/health 200 [0-9.]+ ms \{"reqId":"[0-9a-f-]{36}"\}$/);
+    expect(json.records()[0]).toMatchObject({ msg: 'request completed', method: 'GET', path: '/health', status: 200 });
   });
 });
 

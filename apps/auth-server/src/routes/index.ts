@@ -21,6 +21,7 @@ import { jwks } from './jwks';
 import { logout } from './logout';
 import { settings } from './settings';
 import { signup } from './signup';
+import { sitePage } from './site-page';
 import { token, type GrantTable } from './token';
 import { getUser, putUser } from './user';
 import { invite } from './invite';
@@ -40,6 +41,7 @@ export function buildRouter(deps: Deps): Router {
   const verifyLimit = sharedRateLimit(deps, { name: 'verify', limit: deps.config.rateLimit.verify, windowSeconds: 300 });
   const otpLimit = sharedRateLimit(deps, { name: 'otp', limit: deps.config.rateLimit.otp, windowSeconds: 300 });
 
+  router.get('/', sitePage());
   router.get('/health', health(deps));
   router.get('/health/live', liveness());
   router.get('/settings', settings(deps));
