@@ -20,6 +20,8 @@ module.exports = function preset(dir) {
       '^@keyzone/(config|db|tokens|logging)$': path.join(__dirname, 'packages/$1/src/index.ts'),
       '^@keyzone/(config|db|tokens|logging)/(.*)$': path.join(__dirname, 'packages/$1/src/$2'),
     },
-    testTimeout: 30000,
+    // Generous on purpose: a PGlite start or a template clone took over 30 s on a loaded 2-core machine. A test
+    // that hangs still fails, only later; nothing here measures time.
+    testTimeout: 90000,
   };
 };

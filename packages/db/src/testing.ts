@@ -68,19 +68,30 @@ function withoutPassword(url: string): string {
   }
 }
 
-/** Runs one statement on the server's maintenance database; an unreachable server is a clear error. */
+/**
+ * Runs one statement on the server's maintenance database. A refused connection is a clear "unreachable"
+ * error at once; a slow one (a loaded machine) gets 30 s per try and three tries before it is called slow.
+ */
 async function adminQuery(statement: string): Promise<Array<Record<string, unknown>>> {
   const url = serverUrl();
-  const client = new Client({ connectionString: url, connectionTimeoutMillis: 5000 });
-  try {
-    await client.connect();
-  } catch (err) {
-    const ci = process.env.CI === 'true' ? ' (CI=true: tests needing PostgreSQL fail instead of skipping)' : '';
-    throw new Error(
-      `PostgreSQL for tests is unreachable at ${withoutPassword(url)}: ${(err as Error).message}. ` +
-        `Start it (e.g. pg_ctlcluster 15 main start) or set TEST_DATABASE_URL${ci}.`,
-      { cause: err },
-    );
+  let client: Client | undefined;
+  for (let attempt = 1; client === undefined; attempt += 1) {
+    const candidate = new Client({ connectionString: url, connectionTimeoutMillis: 30_000 });
+    try {
+      await candidate.connect();
+      client = candidate;
+    } catch (err) {
+      await candidate.end().catch(() => undefined);
+      const refused = (err as NodeJS.ErrnoException).code === 'ECONNREFUSED' || (err as NodeJS.ErrnoException).code === 'ENOTFOUND';
+      if (!refused && attempt < 3) continue;
+      const ci = process.env.CI === 'true' ? ' (CI=true: tests needing PostgreSQL fail instead of skipping)' : '';
+      const what = refused ? 'is unreachable' : `did not accept a connection after ${attempt} tries`;
+      throw new Error(
+        `PostgreSQL for tests ${what} at ${withoutPassword(url)}: ${(err as Error).message}. ` +
+          `Start it (e.g. pg_ctlcluster 15 main start) or set TEST_DATABASE_URL${ci}.`,
+        { cause: err },
+      );
+    }
   }
   try {
     return (await client.query(statement)).rows as Array<Record<string, unknown>>;
