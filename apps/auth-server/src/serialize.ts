@@ -25,6 +25,9 @@ export interface TokenResponseJson {
   refresh_token: string;
   user: UserJson;
   weak_password?: { message: string; reasons: string[] };
+  /** The provider's tokens after an external sign-in (PKCE exchange, id_token grant). */
+  provider_token?: string;
+  provider_refresh_token?: string;
 }
 
 export function timestamp(value: Date | string | null | undefined): string | undefined {

@@ -8,6 +8,7 @@ export const AUTH_MIGRATIONS = [
   '202611230203_admin_search',
   '202611230204_email_send_log',
   '202611240100_limits_and_outbox',
+  '202611250100_oauth_flow',
 ];
 
 export const AUTH_TABLES = [

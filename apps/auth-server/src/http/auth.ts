@@ -57,20 +57,24 @@ async function verifiedClaims(
   }
 }
 
-/** The user behind a user access token, with its live session. */
+/** The user behind a user access token, with its live session, set on req.caller (for optional guards too). */
+export async function authenticateUser(deps: Pick<Deps, 'jwt' | 'clock' | 'db'>, req: Request): Promise<void> {
+  const { claims, token } = await verifiedClaims(deps, req);
+  const sub = claims.sub;
+  if (typeof sub !== 'string' || sub === '') throw new ApiError(403, ErrorCode.bad_jwt, 'invalid claim: missing sub claim');
+  if (!UUID.test(sub)) throw new ApiError(400, ErrorCode.bad_jwt, 'invalid claim: sub claim must be a UUID');
+  const sessionId = typeof claims.session_id === 'string' && claims.session_id !== '' ? claims.session_id : undefined;
+  const context = await findUserContext(deps.db, sub, sessionId && UUID.test(sessionId) ? sessionId : undefined);
+  if (!context) throw new ApiError(403, ErrorCode.user_not_found, Messages.userFromSubNotFound);
+  const { user, identities, session } = context;
+  if (sessionId && !session) throw new ApiError(403, ErrorCode.session_not_found, Messages.sessionNotFound);
+  if (isBanned(user, deps.clock.now())) throw new ApiError(403, ErrorCode.user_banned, Messages.userBanned);
+  req.caller = { claims, token, user, identities, session };
+}
+
 export function requireUser(deps: Pick<Deps, 'jwt' | 'clock' | 'db'>): RequestHandler {
   return async (req, _res, next) => {
-    const { claims, token } = await verifiedClaims(deps, req);
-    const sub = claims.sub;
-    if (typeof sub !== 'string' || sub === '') throw new ApiError(403, ErrorCode.bad_jwt, 'invalid claim: missing sub claim');
-    if (!UUID.test(sub)) throw new ApiError(400, ErrorCode.bad_jwt, 'invalid claim: sub claim must be a UUID');
-    const sessionId = typeof claims.session_id === 'string' && claims.session_id !== '' ? claims.session_id : undefined;
-    const context = await findUserContext(deps.db, sub, sessionId && UUID.test(sessionId) ? sessionId : undefined);
-    if (!context) throw new ApiError(403, ErrorCode.user_not_found, Messages.userFromSubNotFound);
-    const { user, identities, session } = context;
-    if (sessionId && !session) throw new ApiError(403, ErrorCode.session_not_found, Messages.sessionNotFound);
-    if (isBanned(user, deps.clock.now())) throw new ApiError(403, ErrorCode.user_banned, Messages.userBanned);
-    req.caller = { claims, token, user, identities, session };
+    await authenticateUser(deps, req);
     next();
   };
 }

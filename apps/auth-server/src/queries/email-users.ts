@@ -1,5 +1,6 @@
 // SQL on auth.users / auth.identities used by the email flows (confirmation, invite, email change).
 import { sql } from 'kysely';
+import { addProviderToUser } from './users';
 import type { Executor } from './users';
 
 /** Confirms the email (first time only) and marks the email identity verified. */
@@ -24,6 +25,17 @@ export async function setPasswordHash(db: Executor, userId: string, hash: string
 export async function hasPassword(db: Executor, userId: string): Promise<boolean> {
   const row = await db.selectFrom('auth.users').select(['encrypted_password']).where('id', '=', userId).executeTakeFirst();
   return Boolean(row?.encrypted_password);
+}
+
+/** The user signs in through an external provider (their sign-up confirmation needs no password). */
+export async function hasExternalIdentity(db: Executor, userId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('auth.identities')
+    .select('id')
+    .where('user_id', '=', userId)
+    .where('provider', 'not in', ['email', 'phone'])
+    .executeTakeFirst();
+  return row !== undefined;
 }
 
 export async function setInvitedAt(db: Executor, userId: string, at: Date): Promise<void> {
@@ -91,18 +103,6 @@ export async function updateEmailIdentity(db: Executor, userId: string, email: s
 }
 
 /** Adds 'email' to app_metadata.providers (a phone or anonymous user gaining an email). */
-export async function addEmailProvider(db: Executor, userId: string, at: Date): Promise<void> {
-  await db
-    .updateTable('auth.users')
-    .set({
-      raw_app_meta_data: sql`jsonb_set(
-        case when raw_app_meta_data ? 'provider' then raw_app_meta_data else raw_app_meta_data || '{"provider":"email"}'::jsonb end,
-        '{providers}',
-        case when coalesce(raw_app_meta_data->'providers', '[]'::jsonb) ? 'email'
-             then coalesce(raw_app_meta_data->'providers', '[]'::jsonb)
-             else coalesce(raw_app_meta_data->'providers', '[]'::jsonb) || '["email"]'::jsonb end)`,
-      updated_at: at,
-    } as never)
-    .where('id', '=', userId)
-    .execute();
+export function addEmailProvider(db: Executor, userId: string, at: Date): Promise<void> {
+  return addProviderToUser(db, userId, 'email', at);
 }

@@ -92,3 +92,85 @@ export async function findFlowStateByAuthCodeForUpdate(db: Executor, authCode: s
 export async function deleteFlowState(db: Executor, id: string): Promise<void> {
   await db.deleteFrom('auth.flow_state').where('id', '=', id).execute();
 }
+
+/** The flow of an external sign-in: its id is the `state` sent to the provider. */
+export interface OAuthFlowRow {
+  id: string;
+  provider_type: string;
+  referrer: string | null;
+  code_challenge: string | null;
+  code_challenge_method: CodeChallengeMethod | null;
+  linking_target_id: string | null;
+  provider_code_verifier: string | null;
+  auth_code: string | null;
+  created_at: Date | string;
+}
+
+export async function insertOAuthFlowState(
+  db: Executor,
+  row: {
+    id: string;
+    provider: string;
+    referrer: string;
+    pkce: { codeChallenge: string; codeChallengeMethod: CodeChallengeMethod } | undefined;
+    linkingTargetId: string | null;
+    providerCodeVerifier: string | null;
+    emailOptional: boolean;
+    at: Date;
+  },
+): Promise<void> {
+  await db
+    .insertInto('auth.flow_state')
+    .values({
+      id: row.id,
+      provider_type: row.provider,
+      authentication_method: 'oauth',
+      referrer: row.referrer,
+      code_challenge: row.pkce?.codeChallenge ?? null,
+      code_challenge_method: row.pkce?.codeChallengeMethod ?? null,
+      linking_target_id: row.linkingTargetId,
+      provider_code_verifier: row.providerCodeVerifier,
+      email_optional: row.emailOptional,
+      created_at: row.at,
+      updated_at: row.at,
+    } as never)
+    .execute();
+}
+
+/** Locked: of two callbacks with one state, the second waits and then sees it used. */
+export async function findOAuthFlowStateForUpdate(db: Executor, id: string): Promise<OAuthFlowRow | undefined> {
+  return (await db
+    .selectFrom('auth.flow_state')
+    .select(['id', 'provider_type', 'referrer', 'code_challenge', 'code_challenge_method', 'linking_target_id', 'provider_code_verifier', 'auth_code', 'created_at'])
+    .where('id', '=', id)
+    .where('authentication_method', '=', 'oauth')
+    .forUpdate()
+    .executeTakeFirst()) as OAuthFlowRow | undefined;
+}
+
+/**
+ * The callback uses the state up: an implicit flow's row is deleted; a PKCE flow's row gets its auth code at
+ * once (a used state), and the user and provider tokens once the sign-in succeeded.
+ */
+export async function consumeOAuthFlowState(db: Executor, id: string, authCode: string | null, at: Date): Promise<void> {
+  if (authCode === null) await deleteFlowState(db, id);
+  else await db.updateTable('auth.flow_state').set({ auth_code: authCode, updated_at: at } as never).where('id', '=', id).execute();
+}
+
+export async function completeOAuthFlowState(
+  db: Executor,
+  input: { id: string; userId: string; providerAccessToken: string; providerRefreshToken: string | null; at: Date },
+): Promise<void> {
+  await db
+    .updateTable('auth.flow_state')
+    .set({
+      user_id: input.userId,
+      auth_code_issued_at: input.at,
+      provider_access_token: input.providerAccessToken,
+      provider_refresh_token: input.providerRefreshToken,
+      provider_code_verifier: null,
+      updated_at: input.at,
+    } as never)
+    .where('id', '=', input.id)
+    .execute();
+}

@@ -30,3 +30,27 @@ export async function insertIdentity(db: Executor, identity: NewIdentity): Promi
     .executeTakeFirstOrThrow()) as IdentityRow;
 }
 
+
+/** The identity of a provider's user, locked: two callbacks for one new identity cannot both create it. */
+export async function findIdentityByProviderForUpdate(db: Executor, provider: string, providerId: string): Promise<IdentityRow | undefined> {
+  return (await db
+    .selectFrom('auth.identities')
+    .select(identityColumns)
+    .where('provider', '=', provider)
+    .where('provider_id', '=', providerId)
+    .forUpdate()
+    .executeTakeFirst()) as IdentityRow | undefined;
+}
+
+/** A returning sign-in: the provider's current profile replaces the stored one. */
+export async function refreshIdentity(db: Executor, id: string, data: Record<string, unknown>, at: Date): Promise<void> {
+  await db
+    .updateTable('auth.identities')
+    .set({ identity_data: JSON.stringify(data), last_sign_in_at: at, updated_at: at } as never)
+    .where('id', '=', id)
+    .execute();
+}
+
+export async function deleteIdentity(db: Executor, id: string): Promise<void> {
+  await db.deleteFrom('auth.identities').where('id', '=', id).execute();
+}

@@ -150,3 +150,45 @@ export async function findReauthenticationToken(
 export async function setConfirmationSentAt(db: Executor, id: string, at: Date): Promise<void> {
   await db.updateTable('auth.users').set({ confirmation_sent_at: at }).where('id', '=', id).execute();
 }
+
+/** Adds a provider to app_metadata.providers (and sets app_metadata.provider when the user has none yet). */
+export async function addProviderToUser(db: Executor, userId: string, provider: string, at: Date): Promise<void> {
+  await db
+    .updateTable('auth.users')
+    .set({
+      raw_app_meta_data: sql`jsonb_set(
+        case when raw_app_meta_data ? 'provider' then raw_app_meta_data
+             else raw_app_meta_data || jsonb_build_object('provider', ${provider}::text) end,
+        '{providers}',
+        case when coalesce(raw_app_meta_data->'providers', '[]'::jsonb) ? ${provider}::text
+             then coalesce(raw_app_meta_data->'providers', '[]'::jsonb)
+             else coalesce(raw_app_meta_data->'providers', '[]'::jsonb) || jsonb_build_array(${provider}::text) end)`,
+      updated_at: at,
+    } as never)
+    .where('id', '=', userId)
+    .execute();
+}
+
+/** Sets app_metadata.providers to the providers of the user's remaining identities (after an unlink). */
+export async function syncProvidersWithIdentities(db: Executor, userId: string, at: Date): Promise<void> {
+  const rows = await db.selectFrom('auth.identities').select('provider').distinct().where('user_id', '=', userId).orderBy('provider').execute();
+  const providers = JSON.stringify(rows.map((row) => row.provider));
+  await db
+    .updateTable('auth.users')
+    .set({ raw_app_meta_data: sql`jsonb_set(raw_app_meta_data, '{providers}', ${providers}::jsonb)`, updated_at: at } as never)
+    .where('id', '=', userId)
+    .execute();
+}
+
+/**
+ * A provider vouched for the address of a user who never confirmed it: it is confirmed now, and a password
+ * set by whoever registered the unproven address is dropped (else they could sign in to the linked account).
+ */
+export async function confirmEmailFromProvider(db: Executor, userId: string, at: Date): Promise<void> {
+  await db
+    .updateTable('auth.users')
+    .set({ email_confirmed_at: at, encrypted_password: '', updated_at: at } as never)
+    .where('id', '=', userId)
+    .where('email_confirmed_at', 'is', null)
+    .execute();
+}

@@ -15,8 +15,11 @@ import { rateLimit, sharedRateLimit } from '../http/rate-limit';
 import { listAdminAudit } from './admin-audit';
 import { adminGenerateLink } from './admin-generate-link';
 import { createAdminUser, deleteAdminUser, getAdminUser, listAdminUsers, updateAdminUser } from './admin-users';
-import { idTokenGrant, manualLinkingDisabled, samlDisabled, web3Grant } from './disabled-features';
+import { samlDisabled, web3Grant } from './disabled-features';
 import { health, liveness } from './health';
+import { idTokenGrant } from './id-token-grant';
+import { authorize, callback, linkIdentity, unlink } from './oauth';
+import { ProviderClient } from '../oauth/provider-client';
 import { jwks } from './jwks';
 import { logout } from './logout';
 import { settings } from './settings';
@@ -41,6 +44,9 @@ export function buildRouter(deps: Deps): Router {
   const verifyLimit = sharedRateLimit(deps, { name: 'verify', limit: deps.config.rateLimit.verify, windowSeconds: 300 });
   const otpLimit = sharedRateLimit(deps, { name: 'otp', limit: deps.config.rateLimit.otp, windowSeconds: 300 });
 
+  // One provider client per app: it caches the providers' discovery documents and keys.
+  const providers = new ProviderClient({ clock: deps.clock });
+
   router.get('/', sitePage());
   router.get('/health', health(deps));
   router.get('/health/live', liveness());
@@ -51,7 +57,7 @@ export function buildRouter(deps: Deps): Router {
   // Grants beyond password/refresh_token, built per app so two apps never share a table.
   const extraGrants: GrantTable = new Map([
     ['pkce', pkceGrant],
-    ['id_token', idTokenGrant],
+    ['id_token', idTokenGrant(providers)],
     ['web3', web3Grant],
   ]);
   router.post('/token', tokenLimit, jsonOrForm, token(deps, extraGrants));
@@ -69,8 +75,12 @@ export function buildRouter(deps: Deps): Router {
   router.post('/resend', otpLimit, json, resend(deps));
   router.get('/reauthenticate', user, reauthenticate(deps));
   // Features that are off answer GoTrue's codes (routes/disabled-features.ts).
-  router.get('/user/identities/authorize', user, manualLinkingDisabled());
-  router.delete('/user/identities/:identity_id', user, manualLinkingDisabled());
+  // External providers (routes/oauth.ts); linking answers 404 manual_linking_disabled unless switched on.
+  router.get('/authorize', authorize(deps, providers));
+  router.get('/callback', callback(deps, providers));
+  router.post('/callback', jsonOrForm, callback(deps, providers));
+  router.get('/user/identities/authorize', user, linkIdentity(deps, providers));
+  router.delete('/user/identities/:identity_id', user, unlink(deps));
   router.post('/sso', json, samlDisabled());
   router.post('/invite', requireAdmin(deps), json, invite(deps));
   // Admin engineer: /admin/* families from routes/admin-*.ts, each guarded by requireAdmin(deps).

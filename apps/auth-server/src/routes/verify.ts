@@ -9,53 +9,17 @@ import { clientInfo } from '../http/client';
 import { validate } from '../http/validate';
 import { normalizeEmail } from '../services/accounts';
 import { PKCE_PREFIX, type TokenProof } from '../services/one-time-tokens';
+import { errorLocation, errorParams, withFragment, withQuery } from '../services/redirect-urls';
 import { EMAIL_VERIFY_TYPES, verifyEmailToken, type EmailVerifyType } from '../services/verification';
 import { requestRedirect } from './email-common';
 import { optionalString } from './schemas';
 
 const LINK_TYPES: readonly string[] = ['signup', 'recovery', 'magiclink', 'invite', 'email_change'];
 
-const OAUTH_ERRORS: Record<number, string> = {
-  400: 'invalid_request',
-  401: 'unauthorized_client',
-  403: 'access_denied',
-  500: 'server_error',
-  503: 'temporarily_unavailable',
-};
-
-/** Adds parameters to the fragment (keeping an existing one), sorted as Go's url.Values.Encode. */
-function withFragment(url: string, params: Record<string, string>): string {
-  const encoded = new URLSearchParams(Object.entries(params).sort(([a], [b]) => a.localeCompare(b))).toString();
-  return url.includes('#') ? `${url}&${encoded}` : `${url}#${encoded}`;
-}
-
-/** Adds parameters to the query string, keeping the fragment where it belongs. */
-function withQuery(url: string, params: Record<string, string>): string {
-  const hash = url.indexOf('#');
-  const base = hash >= 0 ? url.slice(0, hash) : url;
-  const fragment = hash >= 0 ? url.slice(hash) : '';
-  const encoded = new URLSearchParams(Object.entries(params)).toString();
-  return `${base}${base.includes('?') ? '&' : '?'}${encoded}${fragment}`;
-}
-
 function errorRedirect(deps: Deps, req: Request, target: string, err: unknown, pkce: boolean): string {
-  let status = 500;
-  let code: string = ErrorCode.unexpected_failure;
-  let description = 'Unexpected failure, please check server logs for more information';
-  if (err instanceof ApiError) {
-    status = err.status;
-    code = err.code;
-    description = err.message;
-  } else {
-    (req.log ?? deps.log).error({ err }, 'GET /verify failed');
-  }
-  const params = {
-    error: OAUTH_ERRORS[status] ?? (status < 500 ? 'invalid_request' : 'server_error'),
-    error_code: code,
-    error_description: description,
-    sb: '',
-  };
-  return withFragment(pkce ? withQuery(target, params) : target, params);
+  const { params, unexpected } = errorParams(err);
+  if (unexpected) (req.log ?? deps.log).error({ err }, 'GET /verify failed');
+  return errorLocation(target, params, pkce);
 }
 
 export function verifyGet(deps: Deps): RequestHandler {

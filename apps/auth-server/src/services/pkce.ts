@@ -106,13 +106,18 @@ export async function exchangeAuthCode(
     const issued = await createSession(tx, { user, method: flow.authentication_method, client: input.client, at: now });
     await setLastSignIn(tx, user.id, now);
     await audit(tx, { actor: user, action: AuditAction.login, client: input.client, at: now, traits: { provider_type: flow.authentication_method } });
-    return { user: { ...user, last_sign_in_at: now }, issued };
+    return { user: { ...user, last_sign_in_at: now }, issued, providerToken: flow.provider_access_token, providerRefreshToken: flow.provider_refresh_token };
   });
-  return tokenResponse(deps, {
+  const response = await tokenResponse(deps, {
     user: result.user,
     identities: await findIdentitiesByUserId(deps.db, result.user.id),
     session: result.issued.session,
     amr: result.issued.amr,
     refreshToken: result.issued.refreshToken,
   });
+  if (result.providerToken) {
+    response.provider_token = result.providerToken;
+    response.provider_refresh_token = result.providerRefreshToken ?? '';
+  }
+  return response;
 }

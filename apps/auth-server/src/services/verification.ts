@@ -12,6 +12,7 @@ import {
   addEmailProvider,
   applyEmailChange,
   confirmEmail,
+  hasExternalIdentity,
   hasPassword,
   markFirstEmailChangeConfirmation,
   setPasswordHash,
@@ -96,7 +97,7 @@ export async function verifyEmailToken(deps: Deps, input: VerifyInput): Promise<
       case 'confirmation_token': {
         if (input.type === 'email') type = 'signup';
         if (newHash) await setPasswordHash(tx, found.id, newHash, now);
-        else if (input.type === 'signup' && !(await hasPassword(tx, found.id))) {
+        else if (input.type === 'signup' && !(await hasPassword(tx, found.id)) && !(await hasExternalIdentity(tx, found.id))) {
           throw new ApiError(422, ErrorCode.validation_failed, 'A password is required to verify this sign-up');
         }
         await confirmEmail(tx, found.id, now);

@@ -8,6 +8,8 @@ function readProvider(r: EnvReader, name: ProviderName): ProviderConfig {
   const enabled = r.bool(`${key}_ENABLED`) ?? false;
   if (enabled) {
     r.requireWhen([`${key}_CLIENT_ID`, `${key}_SECRET`, `${key}_REDIRECT_URI`], `${r.display(`${key}_ENABLED`)} is true`);
+    // Keycloak has no public host: its URL is the operator's realm (https://host/realms/<realm>).
+    if (name === 'keycloak') r.requireWhen([`${key}_URL`], `${r.display(`${key}_ENABLED`)} is true`);
   }
   return {
     enabled,
@@ -26,5 +28,6 @@ export function readExternal(r: EnvReader): ExternalConfig {
     phone: { enabled: r.bool('EXTERNAL_PHONE_ENABLED') ?? false },
     anonymousUsers: { enabled: r.bool('EXTERNAL_ANONYMOUS_USERS_ENABLED') ?? false },
     providers,
+    allowedIdTokenIssuers: r.list('ALLOWED_ID_TOKEN_ISSUERS') ?? [],
   };
 }

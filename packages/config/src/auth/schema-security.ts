@@ -23,6 +23,7 @@ export function readSecurity(r: EnvReader): SecurityConfig {
     refreshTokenReuseInterval: r.duration('SECURITY_REFRESH_TOKEN_REUSE_INTERVAL') ?? 10,
     updatePasswordRequireReauthentication: r.bool('SECURITY_UPDATE_PASSWORD_REQUIRE_REAUTHENTICATION') ?? false,
     sbForwardedForEnabled: r.bool('SECURITY_SB_FORWARDED_FOR_ENABLED') ?? false,
+    manualLinkingEnabled: r.bool('SECURITY_MANUAL_LINKING_ENABLED') ?? false,
     captcha: {
       enabled: captchaEnabled,
       provider: r.oneOf('SECURITY_CAPTCHA_PROVIDER', CAPTCHA_PROVIDERS),

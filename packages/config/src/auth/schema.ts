@@ -83,6 +83,7 @@ export interface ExternalConfig {
   phone: { enabled: boolean };          // EXTERNAL_PHONE_ENABLED, default false
   anonymousUsers: { enabled: boolean }; // EXTERNAL_ANONYMOUS_USERS_ENABLED, default false
   providers: Record<ProviderName, ProviderConfig>;
+  allowedIdTokenIssuers: string[];     // ALLOWED_ID_TOKEN_ISSUERS: issuers accepted by grant_type=id_token with client_id + issuer
 }
 
 export interface PasswordConfig {
@@ -104,6 +105,7 @@ export interface SecurityConfig {
   refreshTokenReuseInterval: number;             // SECURITY_REFRESH_TOKEN_REUSE_INTERVAL seconds (duration), default 10
   updatePasswordRequireReauthentication: boolean; // SECURITY_UPDATE_PASSWORD_REQUIRE_REAUTHENTICATION, default false
   sbForwardedForEnabled: boolean;                // SECURITY_SB_FORWARDED_FOR_ENABLED, default false
+  manualLinkingEnabled: boolean;                 // SECURITY_MANUAL_LINKING_ENABLED, default false
   captcha: CaptchaConfig;
 }
 

@@ -123,6 +123,7 @@ export interface FlowStateTable {
   referrer: string | null;
   linking_target_id: string | null;
   email_optional: Generated<boolean>;
+  provider_code_verifier: string | null;
   created_at: CreatedAt;
   updated_at: CreatedAt;
 }

@@ -1,0 +1,77 @@
+// External sign-in routes (reference §7): GET /authorize, GET and POST /callback (apple posts a form), and
+// manual linking, GET /user/identities/authorize and DELETE /user/identities/<id>.
+import type { Request, RequestHandler } from 'express';
+import { z } from 'zod';
+import type { Deps } from '../deps';
+import { ApiError, ErrorCode } from '../errors';
+import { userOf } from '../http/auth';
+import { clientInfo } from '../http/client';
+import { validate } from '../http/validate';
+import type { ProviderClient } from '../oauth/provider-client';
+import { unlinkIdentity } from '../services/identities';
+import { completeAuthorization, startAuthorization } from '../services/oauth-flow';
+import { parsePkceParams } from '../services/pkce';
+import { requestRedirect } from './email-common';
+
+const AuthorizeQuery = z.object({
+  provider: z.string().optional(),
+  scopes: z.string().optional(),
+  code_challenge: z.string().optional(),
+  code_challenge_method: z.string().optional(),
+  skip_http_redirect: z.string().optional(),
+});
+
+/** Every single-valued query parameter (a repeated one keeps its first value). */
+function queryStrings(req: Request): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(req.query)) {
+    const first = Array.isArray(value) ? value[0] : value;
+    if (typeof first === 'string') out[name] = first;
+  }
+  return out;
+}
+
+async function authorizationUrl(deps: Deps, providers: ProviderClient, req: Request, linkingTargetId?: string): Promise<string> {
+  const query = validate(AuthorizeQuery, queryStrings(req));
+  if (!query.provider) throw new ApiError(400, ErrorCode.validation_failed, 'Unsupported provider: missing provider');
+  return startAuthorization(deps, providers, {
+    provider: query.provider,
+    scopes: query.scopes,
+    redirectTo: requestRedirect(deps, req),
+    pkce: parsePkceParams(query.code_challenge, query.code_challenge_method),
+    query: queryStrings(req),
+    linkingTargetId,
+  });
+}
+
+export function authorize(deps: Deps, providers: ProviderClient): RequestHandler {
+  return async (req, res) => {
+    res.redirect(302, await authorizationUrl(deps, providers, req));
+  };
+}
+
+export function callback(deps: Deps, providers: ProviderClient): RequestHandler {
+  return async (req, res) => {
+    const form = req.body !== null && typeof req.body === 'object' ? (req.body as Record<string, unknown>) : {};
+    const params = queryStrings(req);
+    for (const [name, value] of Object.entries(form)) if (typeof value === 'string') params[name] = value;
+    res.redirect(302, await completeAuthorization(deps, providers, params, clientInfo(deps, req)));
+  };
+}
+
+/** auth-js linkIdentity asks with skip_http_redirect=true and opens the returned URL itself. */
+export function linkIdentity(deps: Deps, providers: ProviderClient): RequestHandler {
+  return async (req, res) => {
+    if (!deps.config.security.manualLinkingEnabled) throw new ApiError(404, ErrorCode.manual_linking_disabled, 'Manual linking is disabled');
+    const url = await authorizationUrl(deps, providers, req, userOf(req).user.id);
+    if (req.query.skip_http_redirect === 'true') res.json({ url });
+    else res.redirect(302, url);
+  };
+}
+
+export function unlink(deps: Deps): RequestHandler {
+  return async (req, res) => {
+    await unlinkIdentity(deps, { user: userOf(req).user, identityId: String(req.params.identity_id ?? ''), client: clientInfo(deps, req) });
+    res.json({});
+  };
+}
