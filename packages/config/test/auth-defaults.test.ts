@@ -47,7 +47,7 @@ describe('defaults', () => {
     expect(c.password).toEqual({ minLength: 6, requiredCharacters: [], bcryptCost: 10 });
     expect(c.security).toEqual({
       refreshTokenRotationEnabled: true, refreshTokenReuseInterval: 10, updatePasswordRequireReauthentication: false,
-      sbForwardedForEnabled: false,
+      sbForwardedForEnabled: false, manualLinkingEnabled: false,
       captcha: { enabled: false, provider: undefined, secret: undefined, timeout: 10, url: undefined },
     });
     expect(c.rateLimit).toEqual({

@@ -110,7 +110,16 @@ describe('external providers', () => {
     expect(problems({ GOTRUE_EXTERNAL_KEYCLOAK_ENABLED: 'true', AUTH_EXTERNAL_KEYCLOAK_SECRET: 's' })).toEqual([
       'AUTH_EXTERNAL_KEYCLOAK_CLIENT_ID: required when GOTRUE_EXTERNAL_KEYCLOAK_ENABLED is true',
       'AUTH_EXTERNAL_KEYCLOAK_REDIRECT_URI: required when GOTRUE_EXTERNAL_KEYCLOAK_ENABLED is true',
+      // Keycloak has no public host: the realm URL is the operator's.
+      'AUTH_EXTERNAL_KEYCLOAK_URL: required when GOTRUE_EXTERNAL_KEYCLOAK_ENABLED is true',
     ]);
+  });
+
+  it('reads ALLOWED_ID_TOKEN_ISSUERS and SECURITY_MANUAL_LINKING_ENABLED', () => {
+    const c = load({ AUTH_ALLOWED_ID_TOKEN_ISSUERS: 'https://a.example, https://b.example', AUTH_SECURITY_MANUAL_LINKING_ENABLED: 'true' });
+    expect(c.external.allowedIdTokenIssuers).toEqual(['https://a.example', 'https://b.example']);
+    expect(c.security.manualLinkingEnabled).toBe(true);
+    expect(load({}).security.manualLinkingEnabled).toBe(false);
   });
 });
 
@@ -130,7 +139,7 @@ describe('password, security, rate limits', () => {
     expect(c.password).toEqual({ minLength: 12, requiredCharacters: ['abc', 'ABC', '123', ':;'], bcryptCost: 4 });
     expect(c.security).toEqual({
       refreshTokenRotationEnabled: false, refreshTokenReuseInterval: 60, updatePasswordRequireReauthentication: true,
-      sbForwardedForEnabled: true,
+      sbForwardedForEnabled: true, manualLinkingEnabled: false,
       captcha: { enabled: true, provider: 'turnstile', secret: 'cs', timeout: 0.5, url: 'http://127.0.0.1:5000/verify' },
     });
     expect(c.rateLimit).toEqual({

@@ -188,6 +188,22 @@ describe('account decisions (github)', () => {
     expect((await auth.exchangeCodeForSession(code)).error).not.toBeNull();
   });
 
+  it('creates no user while sign-ups are off, but still signs existing identities in', async () => {
+    const closed = await startEmailTestServer({ env: { SITE_URL: SITE, DISABLE_SIGNUP: 'true', ...providerEnv(github()) } });
+    try {
+      github().user = { ...github().user, id: '6001', email: uniqueEmail('closed'), verified: true };
+      const refused = await signInThroughProvider(closed.url, { provider: 'github' });
+      expect(refused.fragment).toMatchObject({ error_code: 'signup_disabled', error_description: 'Signups not allowed for this instance' });
+      github().user = { ...github().user, id: '6002', email: uniqueEmail('member'), verified: true };
+      const admin = await closed.adminToken();
+      expect((await call(closed.url, 'POST', '/admin/users', { token: admin, body: { email: github().user.email, email_confirm: true } })).status).toBe(200);
+      const linked = await signInThroughProvider(closed.url, { provider: 'github' });
+      expect(linked.fragment.access_token).toBeDefined();
+    } finally {
+      await closed.close();
+    }
+  }, 60_000);
+
   it('shows every provider in /settings', async () => {
     const settings = await call(server.url, 'GET', '/settings');
     for (const name of NAMES) expect(settings.body.external[name]).toBe(true);
