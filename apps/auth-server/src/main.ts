@@ -11,6 +11,7 @@ import { parseTokenArgs, type TokenArgs } from './cli/token';
 import { createMailer } from './mail/mailer';
 import { loggerOptions, readConfig } from './config';
 import { systemClock, type Deps } from './deps';
+import { createSmsSender } from './sms';
 import { VERSION } from './version';
 
 const USAGE = 'usage: auth-server [serve | migrate | version | token --role R [--sub S] [--exp SECONDS]]';
@@ -70,7 +71,7 @@ async function main(argv: string[]): Promise<void> {
   // Mail goes over SMTP when SMTP_HOST is set; otherwise it is logged (development) or refused (production).
   const mailer = createMailer({ config, log, production: process.env.NODE_ENV === 'production', db });
   mailer.outbox?.start();
-  const deps: Deps = { config, db, jwt, mailer, sms: undefined, clock: systemClock, log };
+  const deps: Deps = { config, db, jwt, mailer, sms: createSmsSender(config.sms), clock: systemClock, log };
   const app = createApp(deps);
   // Like the DNS API: every interface in production (containers), only this machine otherwise.
   const bindHost = config.api.host ?? (process.env.NODE_ENV === 'production' ? '0.0.0.0' : '127.0.0.1');

@@ -5,6 +5,7 @@
 import { sql } from 'kysely';
 import { startEmailTestServer, type EmailTestServer } from './helpers/email-server';
 import { call } from './helpers/http';
+import { startSmsProvider, type FakeSmsProvider } from './helpers/sms-provider';
 import { signIn, uniqueEmail } from './helpers/users';
 
 jest.setTimeout(240_000);
@@ -184,9 +185,13 @@ describe.each([
   let userToken: string;
   let targetUserId: string;
 
+  let sms: FakeSmsProvider;
+
   beforeAll(async () => {
+    sms = await startSmsProvider('vonage');
     server = await startEmailTestServer({
       env: {
+        ...sms.env,
         MAILER_AUTOCONFIRM: autoconfirm,
         EXTERNAL_PHONE_ENABLED: 'true',
         SMS_AUTOCONFIRM: autoconfirm,
@@ -206,6 +211,7 @@ describe.each([
 
   afterAll(async () => {
     await server?.close();
+    await sms?.close();
   });
 
   /** A confirmed user (made by the admin API, so it works with autoconfirm on or off) and a session. */

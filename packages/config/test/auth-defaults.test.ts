@@ -93,7 +93,7 @@ describe('defaults', () => {
   it('SMS', () => {
     expect(config().sms).toEqual({
       autoconfirm: false, maxFrequency: 60, otpExp: 60, otpLength: 6, template: 'Your code is {{ .Code }}',
-      provider: undefined,
+      provider: undefined, testOtp: {}, testOtpValidUntil: undefined,
       twilio: { accountSid: undefined, authToken: undefined, messageServiceSid: undefined, baseUrl: undefined },
       messagebird: { accessKey: undefined, originator: undefined, baseUrl: undefined },
       textlocal: { apiKey: undefined, sender: undefined, baseUrl: undefined },

@@ -83,6 +83,7 @@ describe('SMS', () => {
     });
     expect(c.sms).toEqual({
       autoconfirm: true, maxFrequency: 30, otpExp: 120, otpLength: 10, template: 'Code: {{ .Code }}', provider: 'twilio',
+      testOtp: {}, testOtpValidUntil: undefined,
       twilio: { accountSid: 'AC1', authToken: 'tok', messageServiceSid: '+15550100', baseUrl: 'http://127.0.0.1:4020' },
       messagebird: { accessKey: 'mk', originator: 'Keyzone', baseUrl: 'http://127.0.0.1:4021' },
       textlocal: { apiKey: 'tk', sender: 'KZ', baseUrl: 'http://127.0.0.1:4022' },
@@ -98,6 +99,23 @@ describe('SMS', () => {
   ])('requires %s credentials when it is the provider', (provider, names) => {
     expect(problems({ AUTH_SMS_PROVIDER: provider }))
       .toEqual(names.map((n) => `AUTH_${n}: required when AUTH_SMS_PROVIDER is ${provider}`));
+  });
+
+  it('reads SMS_TEST_OTP (numbers without +) and SMS_TEST_OTP_VALID_UNTIL, and names malformed ones', () => {
+    const c = load({ AUTH_SMS_TEST_OTP: '+15551234567:123456, 4915112345678:654321', AUTH_SMS_TEST_OTP_VALID_UNTIL: '2027-01-01T00:00:00Z' });
+    expect(c.sms.testOtp).toEqual({ '15551234567': '123456', '4915112345678': '654321' });
+    expect(c.sms.testOtpValidUntil).toEqual(new Date('2027-01-01T00:00:00Z'));
+    expect(problems({ AUTH_SMS_TEST_OTP: '12ab:1', AUTH_SMS_TEST_OTP_VALID_UNTIL: 'tomorrow' })).toEqual([
+      'AUTH_SMS_TEST_OTP: expected phone:code pairs separated by commas (e.g. 15551234567:123456), got "12ab:1"',
+      'AUTH_SMS_TEST_OTP_VALID_UNTIL: expected an RFC 3339 time (e.g. 2026-12-31T23:59:59Z), got "tomorrow"',
+    ]);
+  });
+
+  it('phone sign-in needs a provider, unless every code is a test code or sign-ups confirm themselves', () => {
+    expect(problems({ AUTH_EXTERNAL_PHONE_ENABLED: 'true' }))
+      .toEqual(['AUTH_SMS_PROVIDER: required when AUTH_EXTERNAL_PHONE_ENABLED is true (or set AUTH_SMS_TEST_OTP)']);
+    expect(load({ AUTH_EXTERNAL_PHONE_ENABLED: 'true', AUTH_SMS_TEST_OTP: '15551234567:123456' }).external.phone.enabled).toBe(true);
+    expect(load({ AUTH_EXTERNAL_PHONE_ENABLED: 'true', AUTH_SMS_AUTOCONFIRM: 'true' }).external.phone.enabled).toBe(true);
   });
 
   it('rejects an unknown provider', () => {

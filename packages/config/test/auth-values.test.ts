@@ -98,6 +98,7 @@ describe('external providers', () => {
       AUTH_EXTERNAL_GITHUB_ENABLED: '1', AUTH_EXTERNAL_GITHUB_CLIENT_ID: 'cid', AUTH_EXTERNAL_GITHUB_SECRET: 'sec',
       AUTH_EXTERNAL_GITHUB_REDIRECT_URI: 'http://localhost:8081/callback', AUTH_EXTERNAL_GITHUB_URL: 'http://127.0.0.1:4000',
       AUTH_EXTERNAL_EMAIL_ENABLED: 'false', AUTH_EXTERNAL_PHONE_ENABLED: 'true', AUTH_EXTERNAL_ANONYMOUS_USERS_ENABLED: 'True',
+      AUTH_SMS_AUTOCONFIRM: 'true',
     });
     expect(c.external.providers.github).toEqual({
       enabled: true, clientId: 'cid', secret: 'sec', redirectUri: 'http://localhost:8081/callback', url: 'http://127.0.0.1:4000',

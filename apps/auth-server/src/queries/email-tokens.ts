@@ -7,7 +7,8 @@ export type EmailTokenType =
   | 'recovery_token'
   | 'email_change_token_new'
   | 'email_change_token_current'
-  | 'reauthentication_token';
+  | 'reauthentication_token'
+  | 'phone_change_token';
 
 /** The users columns each token type is mirrored in. */
 export const TOKEN_COLUMNS: Record<EmailTokenType, { token: string; sentAt: string }> = {
@@ -16,6 +17,7 @@ export const TOKEN_COLUMNS: Record<EmailTokenType, { token: string; sentAt: stri
   email_change_token_new: { token: 'email_change_token_new', sentAt: 'email_change_sent_at' },
   email_change_token_current: { token: 'email_change_token_current', sentAt: 'email_change_sent_at' },
   reauthentication_token: { token: 'reauthentication_token', sentAt: 'reauthentication_sent_at' },
+  phone_change_token: { token: 'phone_change_token', sentAt: 'phone_change_sent_at' },
 };
 
 /**

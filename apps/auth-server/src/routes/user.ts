@@ -30,6 +30,8 @@ const UpdateUserBody = z.object({
   password: optionalString,
   nonce: optionalString,
   email: optionalString,
+  phone: optionalString,
+  channel: optionalString,
   ...pkceFields,
 });
 
@@ -46,6 +48,7 @@ export function putUser(deps: Deps): RequestHandler {
         nonce: body.nonce,
         client: clientInfo(deps, req),
         emailChange: body.email ? { email: body.email, redirectTo: requestRedirect(deps, req), pkce: pkceOf(body) } : undefined,
+        phone: body.phone ?? undefined,
       }),
     );
   };

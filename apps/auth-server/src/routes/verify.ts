@@ -10,6 +10,7 @@ import { validate } from '../http/validate';
 import { normalizeEmail } from '../services/accounts';
 import { PKCE_PREFIX, type TokenProof } from '../services/one-time-tokens';
 import { errorLocation, errorParams, withFragment, withQuery } from '../services/redirect-urls';
+import { verifyPhoneCode } from '../services/phone-flows';
 import { EMAIL_VERIFY_TYPES, verifyEmailToken, type EmailVerifyType } from '../services/verification';
 import { requestRedirect } from './email-common';
 import { optionalString } from './schemas';
@@ -83,6 +84,11 @@ export function verifyPost(deps: Deps): RequestHandler {
   return async (req, res) => {
     const body = validate(VerifyBody, req.body);
     const type = body.type ?? '';
+    if (type === 'sms' || type === 'phone_change') {
+      if (!body.phone || !body.token) throw new ApiError(400, ErrorCode.validation_failed, 'Verify requires a phone number and a token');
+      res.json(await verifyPhoneCode(deps, { type, phone: body.phone, otp: body.token.trim(), client: clientInfo(deps, req) }));
+      return;
+    }
     if (!(EMAIL_VERIFY_TYPES as readonly string[]).includes(type)) {
       throw new ApiError(400, ErrorCode.validation_failed, 'Verify requires a verification type');
     }

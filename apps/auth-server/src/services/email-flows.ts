@@ -3,6 +3,7 @@
 // its mail in one transaction.
 import { isUniqueViolation } from '@keyzone/db';
 import type { Deps } from '../deps';
+import { sendReauthenticationSms } from './phone-flows';
 import { ApiError, ErrorCode, Messages } from '../errors';
 import type { UserRow } from '../queries/columns';
 import { setInvitedAt } from '../queries/email-users';
@@ -196,12 +197,17 @@ async function invite(deps: Deps, input: InviteInput): Promise<UserJson> {
   return serializeUser(user, await findIdentitiesByUserId(deps.db, userId));
 }
 
-/** GET /reauthenticate: a nonce by email to a confirmed address (phone comes with the SMS issue). */
+/** GET /reauthenticate: a nonce by email to a confirmed address, by SMS for a user who has only a phone. */
 export async function sendReauthenticationNonce(deps: Deps, input: { user: UserRow; client: ClientInfo }): Promise<void> {
   const { user } = input;
   if (!user.email) {
-    if (user.phone) throw new ApiError(422, ErrorCode.phone_provider_disabled, 'Reauthentication by phone is not available');
-    throw new ApiError(400, ErrorCode.validation_failed, 'Reauthentication requires the user to have an email or a phone number');
+    if (!user.phone) throw new ApiError(400, ErrorCode.validation_failed, 'Reauthentication requires the user to have an email or a phone number');
+    const now = deps.clock.now();
+    await deps.db.transaction().execute(async (tx) => {
+      await sendReauthenticationSms(deps, tx, user);
+      await audit(tx, { actor: user, action: AuditAction.userReauthenticateRequested, client: input.client, at: now });
+    });
+    return;
   }
   if (user.email_confirmed_at === null) throw new ApiError(422, ErrorCode.email_not_confirmed, 'Please verify your email first.');
   const email = user.email;

@@ -51,9 +51,13 @@ export async function issueEmailToken(
     now: Date;
     pkce?: boolean;
     minIntervalSeconds?: number;
+    /** A fixed code (SMS_TEST_OTP) instead of a random one. */
+    otp?: string;
+    /** The 429 for a send within minIntervalSeconds (SMS has its own code). */
+    tooSoon?: (seconds: number) => ApiError;
   },
 ): Promise<IssuedToken> {
-  const otp = numericOtp(input.otpLength);
+  const otp = input.otp ?? numericOtp(input.otpLength);
   const hash = hashOneTimeToken(input.relatesTo, otp);
   const tokenHash = input.pkce ? `${PKCE_PREFIX}${hash}` : hash;
   const interval = input.minIntervalSeconds ?? 0;
@@ -62,7 +66,7 @@ export async function issueEmailToken(
   if (!ok) {
     const sentAt = await findTokenSentAt(tx, input.userId, input.type);
     const remaining = sentAt ? (sentAt.getTime() + interval * 1000 - input.now.getTime()) / 1000 : interval;
-    throw frequencyLimitError(remaining);
+    throw (input.tooSoon ?? frequencyLimitError)(remaining);
   }
   await upsertOneTimeToken(tx, { userId: input.userId, type: input.type, tokenHash, relatesTo: input.relatesTo, issuedAt: input.now });
   return { otp, tokenHash };
@@ -70,7 +74,8 @@ export async function issueEmailToken(
 
 export type TokenProof =
   | { tokenHash: string }
-  | { email: string; otp: string };
+  | { email: string; otp: string }
+  | { phone: string; otp: string };
 
 /**
  * Consumes the token proven by a link hash or by email + typed code. Returns undefined when no
@@ -86,11 +91,12 @@ export async function consumeEmailToken(
     if (input.proof.tokenHash === '') return undefined;
     consumed = await consumeOneTimeToken(tx, { tokenHashes: [input.proof.tokenHash], types: input.types, issuedAfter });
   } else {
-    const hash = hashOneTimeToken(input.proof.email, input.proof.otp);
+    const address = 'email' in input.proof ? input.proof.email : input.proof.phone;
+    const hash = hashOneTimeToken(address, input.proof.otp);
     consumed = await consumeOneTimeToken(tx, {
       tokenHashes: [hash, `${PKCE_PREFIX}${hash}`],
       types: input.types,
-      relatesTo: input.proof.email,
+      relatesTo: address,
       issuedAfter,
     });
   }

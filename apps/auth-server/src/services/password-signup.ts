@@ -1,7 +1,6 @@
 // POST /signup with a password, by email or by phone (reference §1.4.1): one flow, two channels.
 // The channel says which provider, which contact column and which autoconfirm switch apply, and
-// what to send when the account is not confirmed at once (a confirmation email; no SMS sender
-// yet, so a phone sign-up leaves confirmation_sent_at empty, as email does without a mailer).
+// what to send when the account is not confirmed at once (a confirmation email, or a code by SMS).
 import { randomUUID } from 'node:crypto';
 import { isUniqueViolation } from '@keyzone/db';
 import type { Deps } from '../deps';
@@ -19,6 +18,7 @@ import type { ClientInfo } from './context';
 import { checkPasswordStrength, hashPassword } from './passwords';
 import { AmrMethod, createSession } from './sessions';
 import { normalizePhone } from './sign-in';
+import { sendSmsOtp } from './sms-otp';
 import { sendSignupConfirmation, type ConfirmationOptions } from './signup-confirmation';
 
 export type SignupResult = { kind: 'session'; body: TokenResponseJson } | { kind: 'user'; body: UserJson };
@@ -68,7 +68,10 @@ export function signUpWithPhone(deps: Deps, input: PasswordSignupInput & { phone
     normalize: normalizePhone, // stored without '+'
     find: findUserByPhone,
     confirmedAt: (user) => user.phone_confirmed_at,
-    confirm: async () => undefined, // no SMS sender wired yet
+    confirm: async (tx, user) => {
+      await sendSmsOtp(deps, tx, { userId: user.id, phone: user.phone ?? '', type: 'confirmation_token' });
+      return deps.clock.now();
+    },
   });
 }
 

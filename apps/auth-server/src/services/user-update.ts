@@ -1,5 +1,5 @@
-// PUT /user (reference §1.4.7): metadata merge and password change. Email and phone changes are
-// added by their own services (the email engineer hooks them in at the marked place).
+// PUT /user (reference §1.4.7): metadata merge and password change; email and phone changes are their own
+// services (email-change.ts, phone-flows.ts), run in the same transaction.
 import { constantTimeEqual, hashOneTimeToken } from '@keyzone/tokens';
 import type { Deps } from '../deps';
 import { ApiError, ErrorCode } from '../errors';
@@ -14,6 +14,7 @@ import type { ClientInfo } from './context';
 import { checkPasswordStrength, comparePassword, hashPassword } from './passwords';
 import { requestEmailChange, type EmailChangeInput } from './email-change';
 import { sendNotification } from './notifications';
+import { requestPhoneChange } from './phone-flows';
 
 export const Nonce = {
   needed: 'Password update requires reauthentication',
@@ -29,6 +30,8 @@ export interface UpdateUserInput {
   client: ClientInfo;
   /** PUT /user {email}: handled by the email-change service (services/email-change.ts). */
   emailChange?: Omit<EmailChangeInput, 'user'>;
+  /** PUT /user {phone}: the new number confirms by SMS code (services/phone-flows.ts). */
+  phone?: string;
 }
 
 export async function updateUser(deps: Deps, input: UpdateUserInput): Promise<UserJson> {
@@ -62,8 +65,8 @@ export async function updateUser(deps: Deps, input: UpdateUserInput): Promise<Us
       else await deleteSessions(tx, input.user.id);
       await audit(tx, { actor: input.user, action: AuditAction.userUpdatedPassword, client: input.client, at: now });
     }
-    // Email / phone changes: the email engineer's services hook in here.
     if (input.emailChange) await requestEmailChange(deps, tx, { ...input.emailChange, user: input.user });
+    if (input.phone !== undefined) await requestPhoneChange(deps, tx, { user: input.user, phone: input.phone });
   });
   if (newHash !== undefined) await sendNotification(deps, 'passwordChanged', input.user.email, {});
 

@@ -51,6 +51,7 @@ const FLOW_METHODS: Record<EmailTokenType, EmailAuthenticationMethod[]> = {
   email_change_token_new: ['email_change'],
   email_change_token_current: ['email_change'],
   reauthentication_token: [],
+  phone_change_token: [],
 };
 
 export const EMAIL_CHANGE_FIRST_CONFIRMATION = 'Confirmation link accepted. Please proceed to confirm link sent to the other email';

@@ -28,6 +28,9 @@ export async function startEmailTestServer(options: TestServerOptions = {}): Pro
       const withMailer = { ...deps, mailer };
       return options.configure ? options.configure(withMailer) : withMailer;
     },
+  }).catch(async (err: unknown) => {
+    await smtp.close();
+    throw err;
   });
   return {
     ...server,

@@ -10,6 +10,7 @@ import { createTestDatabase } from '@keyzone/db/testing';
 import { createJwtService } from '@keyzone/tokens';
 import { createApp } from '../../src/app';
 import type { AuthDb, Deps } from '../../src/deps';
+import { createSmsSender } from '../../src/sms';
 import { TestClock } from './test-clock';
 
 export const TEST_JWT_SECRET = 'test-secret-at-least-32-characters-long!!';
@@ -53,15 +54,23 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     RATE_LIMIT_EMAIL_SENT_PER_ADDRESS: '100000',
     ...options.env,
   });
-  const config = loadAuthConfig({ env, cwd: path.join(__dirname, '..') });
-  const jwt = await createJwtService({
-    secret: config.jwt.secret,
-    keys: config.jwt.keys as object[] | undefined,
-    issuer: config.jwt.issuer,
-    clock: () => clock.now(),
-  });
+  let config;
+  let jwt;
+  try {
+    config = loadAuthConfig({ env, cwd: path.join(__dirname, '..') });
+    jwt = await createJwtService({
+      secret: config.jwt.secret,
+      keys: config.jwt.keys as object[] | undefined,
+      issuer: config.jwt.issuer,
+      clock: () => clock.now(),
+    });
+  } catch (err) {
+    // A test of a bad setting must not leave its database (and the pool that keeps jest alive) behind.
+    await database.destroy();
+    throw err;
+  }
   const log = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
-  let deps: Deps = { config, db: database.db as AuthDb, jwt, mailer: undefined, sms: undefined, clock, log };
+  let deps: Deps = { config, db: database.db as AuthDb, jwt, mailer: undefined, sms: createSmsSender(config.sms), clock, log };
   if (options.configure) deps = await options.configure(deps);
   const app = createApp(deps);
   const server: Server = await new Promise((resolve) => {

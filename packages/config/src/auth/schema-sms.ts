@@ -11,9 +11,31 @@ const REQUIRED: Record<SmsProviderName, string[]> = {
   vonage: ['SMS_VONAGE_API_KEY', 'SMS_VONAGE_API_SECRET', 'SMS_VONAGE_FROM'],
 };
 
+/** "15551234567:123456, +4915112345678:654321" → {"15551234567": "123456", …}. */
+function parseTestOtp(raw: string): Record<string, string> | undefined {
+  const out: Record<string, string> = {};
+  for (const entry of raw.split(',').map((e) => e.trim()).filter(Boolean)) {
+    const match = /^\+?([1-9][0-9]{1,14})\s*:\s*([0-9]{4,10})$/.exec(entry);
+    if (!match) return undefined;
+    out[match[1]!] = match[2]!;
+  }
+  return out;
+}
+
+function parseTime(raw: string): Date | undefined {
+  const time = new Date(raw.trim());
+  return /^\d{4}-\d{2}-\d{2}T/.test(raw.trim()) && !Number.isNaN(time.getTime()) ? time : undefined;
+}
+
 export function readSms(r: EnvReader): SmsConfig {
   const provider = r.oneOf('SMS_PROVIDER', SMS_PROVIDERS);
   if (provider) r.requireWhen(REQUIRED[provider], `${r.display('SMS_PROVIDER')} is ${provider}`);
+  const testOtp = r.read('SMS_TEST_OTP', 'phone:code pairs separated by commas (e.g. 15551234567:123456)', parseTestOtp) ?? {};
+  // Phone sign-in needs a way to send codes, unless every code is fixed by SMS_TEST_OTP or sign-ups confirm
+  // themselves (then only POST /otp would need one, and it says so).
+  if ((r.bool('EXTERNAL_PHONE_ENABLED') ?? false) && !provider && Object.keys(testOtp).length === 0 && !(r.bool('SMS_AUTOCONFIRM') ?? false)) {
+    r.problem(`${r.display('SMS_PROVIDER')}: required when ${r.display('EXTERNAL_PHONE_ENABLED')} is true (or set ${r.display('SMS_TEST_OTP')})`);
+  }
   const s = (name: string): string | undefined => r.string(name)?.trim();
   return {
     autoconfirm: r.bool('SMS_AUTOCONFIRM') ?? false,
@@ -22,6 +44,8 @@ export function readSms(r: EnvReader): SmsConfig {
     otpLength: r.int('SMS_OTP_LENGTH', { min: 6, max: 10 }) ?? 6,
     template: r.string('SMS_TEMPLATE') ?? 'Your code is {{ .Code }}',
     provider,
+    testOtp,
+    testOtpValidUntil: r.read('SMS_TEST_OTP_VALID_UNTIL', 'an RFC 3339 time (e.g. 2026-12-31T23:59:59Z)', parseTime),
     twilio: {
       accountSid: s('SMS_TWILIO_ACCOUNT_SID'),
       authToken: s('SMS_TWILIO_AUTH_TOKEN'),

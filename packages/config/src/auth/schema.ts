@@ -150,6 +150,8 @@ export interface SmsConfig {
   otpLength: number;                   // SMS_OTP_LENGTH, default 6, 6..10
   template: string;                    // SMS_TEMPLATE, default 'Your code is {{ .Code }}'
   provider: SmsProviderName | undefined; // SMS_PROVIDER; its credentials are required when set
+  testOtp: Readonly<Record<string, string>>; // SMS_TEST_OTP "phone:otp,…" (phones without +): fixed codes, nothing sent
+  testOtpValidUntil: Date | undefined; // SMS_TEST_OTP_VALID_UNTIL (RFC 3339): test codes stop working after it
   // Each provider's baseUrl (SMS_<PROVIDER>_BASE_URL) overrides its public API host, e.g. for a test server.
   twilio: { accountSid: string | undefined; authToken: string | undefined; messageServiceSid: string | undefined; baseUrl: string | undefined };
   messagebird: { accessKey: string | undefined; originator: string | undefined; baseUrl: string | undefined };
