@@ -2,6 +2,7 @@
 // (reference §1.4 and §4). Field order follows GoTrue's serialization; `?` fields are omitted
 // when null. Secrets (encrypted_password, *_token columns) are never read here.
 import type { IdentityRow, UserRow } from './queries/columns';
+import type { FactorRow } from './queries/mfa';
 
 export interface IdentityJson {
   identity_id: string;
@@ -63,7 +64,34 @@ export function serializeIdentity(row: IdentityRow): IdentityJson {
 }
 
 /** User JSON, §4. `identities` is always an array; pass [] for the enumeration-protected fake user. */
-export function serializeUser(user: UserRow, identities: IdentityRow[]): UserJson {
+/** A factor as GET /user and the admin API show it (never its secret). */
+export interface FactorJson {
+  id: string;
+  friendly_name: string;
+  factor_type: string;
+  status: string;
+  created_at: string | undefined;
+  updated_at: string | undefined;
+  last_challenged_at?: string;
+  phone?: string;
+}
+
+export function serializeFactor(factor: FactorRow): FactorJson {
+  const out: FactorJson = {
+    id: factor.id,
+    friendly_name: factor.friendly_name ?? '',
+    factor_type: factor.factor_type,
+    status: factor.status,
+    created_at: timestamp(factor.created_at),
+    updated_at: timestamp(factor.updated_at),
+  };
+  const challenged = timestamp(factor.last_challenged_at);
+  if (challenged) out.last_challenged_at = challenged;
+  if (factor.phone) out.phone = factor.phone;
+  return out;
+}
+
+export function serializeUser(user: UserRow, identities: IdentityRow[], factors: FactorRow[] = []): UserJson {
   const out: Record<string, unknown> = {
     id: user.id,
     aud: user.aud ?? '',
@@ -86,6 +114,8 @@ export function serializeUser(user: UserRow, identities: IdentityRow[]): UserJso
   out.app_metadata = jsonObject(user.raw_app_meta_data);
   out.user_metadata = jsonObject(user.raw_user_meta_data);
   out.identities = identities.map(serializeIdentity);
+  // GoTrue omits the list when the user has no factors; auth-js reads it for the next assurance level.
+  if (factors.length > 0) out.factors = factors.map(serializeFactor);
   out.created_at = timestamp(user.created_at);
   out.updated_at = timestamp(user.updated_at);
   put(out, 'banned_until', timestamp(user.banned_until));

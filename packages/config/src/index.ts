@@ -1,6 +1,6 @@
 export type {
   AuthConfig, ApiConfig, DbConfig, LogConfig, JwtConfig, Jwk, ProviderConfig, ExternalConfig, PasswordConfig,
-  CaptchaConfig, SecurityConfig, RateLimitConfig, SmtpConfig, MailerConfig, SmsConfig, TracingConfig,
+  CaptchaConfig, SecurityConfig, RateLimitConfig, SmtpConfig, MailerConfig, SmsConfig, MfaConfig, TracingConfig,
   MetricsConfig, ProviderName, MailKind, NotificationKind, SmsProviderName, LogLevel, CaptchaProviderName,
 } from './auth/schema';
 export {

@@ -124,6 +124,22 @@ describe('SMS', () => {
   });
 });
 
+describe('MFA', () => {
+  it('defaults: TOTP on, phone off, 10 factors, 300 s challenges; every setting read', () => {
+    expect(load({}).mfa).toEqual({
+      totp: { enrollEnabled: true, verifyEnabled: true },
+      phone: { enrollEnabled: false, verifyEnabled: false, maxFrequency: 5, otpLength: 6, template: 'Your code is {{ .Code }}' },
+      maxEnrolledFactors: 10, maxVerifiedFactors: 10, challengeExpiry: 300,
+    });
+    const c = load({
+      AUTH_MFA_TOTP_ENROLL_ENABLED: 'false', AUTH_MFA_PHONE_ENROLL_ENABLED: 'true', AUTH_MFA_PHONE_VERIFY_ENABLED: 'true',
+      AUTH_MFA_PHONE_MAX_FREQUENCY: '1m', AUTH_MFA_PHONE_OTP_LENGTH: '8', AUTH_MFA_MAX_ENROLLED_FACTORS: '3', AUTH_MFA_CHALLENGE_EXPIRY_DURATION: '2m',
+    });
+    expect(c.mfa).toMatchObject({ totp: { enrollEnabled: false }, phone: { enrollEnabled: true, verifyEnabled: true, maxFrequency: 60, otpLength: 8 }, maxEnrolledFactors: 3, challengeExpiry: 120 });
+    expect(problems({ AUTH_MFA_PHONE_OTP_LENGTH: '4' })).toEqual(['AUTH_MFA_PHONE_OTP_LENGTH: expected a number from 6 to 10, got "4"']);
+  });
+});
+
 describe('observability', () => {
   it('reads tracing and metrics, OTEL_* with or without prefix', () => {
     const c = load({

@@ -9,6 +9,7 @@ export const AUTH_MIGRATIONS = [
   '202611230204_email_send_log',
   '202611240100_limits_and_outbox',
   '202611250100_oauth_flow',
+  '202611250200_mfa',
 ];
 
 export const AUTH_TABLES = [

@@ -42,3 +42,13 @@ export async function recordAmr(db: Executor, sessionId: string, method: string,
     .execute();
 }
 
+
+/** The AMR claims of a session, oldest first (the access token's amr). */
+export async function findAmrClaims(db: Executor, sessionId: string): Promise<Array<{ authentication_method: string; updated_at: Date | string }>> {
+  return db
+    .selectFrom('auth.mfa_amr_claims')
+    .select(['authentication_method', 'updated_at'])
+    .where('session_id', '=', sessionId)
+    .orderBy('updated_at')
+    .execute() as Promise<Array<{ authentication_method: string; updated_at: Date | string }>>;
+}

@@ -19,6 +19,7 @@ import { samlDisabled, web3Grant } from './disabled-features';
 import { health, liveness } from './health';
 import { idTokenGrant } from './id-token-grant';
 import { authorize, callback, linkIdentity, unlink } from './oauth';
+import { adminDeleteFactor, adminListFactors, adminUpdateFactor, challenge, enroll, unenroll, verify as verifyFactorRoute } from './mfa';
 import { ProviderClient } from '../oauth/provider-client';
 import { jwks } from './jwks';
 import { logout } from './logout';
@@ -81,6 +82,11 @@ export function buildRouter(deps: Deps): Router {
   router.post('/callback', jsonOrForm, callback(deps, providers));
   router.get('/user/identities/authorize', user, linkIdentity(deps, providers));
   router.delete('/user/identities/:identity_id', user, unlink(deps));
+  // Multi-factor authentication (routes/mfa.ts).
+  router.post('/factors', user, json, enroll(deps));
+  router.post('/factors/:factor_id/challenge', user, json, challenge(deps));
+  router.post('/factors/:factor_id/verify', user, json, verifyFactorRoute(deps));
+  router.delete('/factors/:factor_id', user, unenroll(deps));
   router.post('/sso', json, samlDisabled());
   router.post('/invite', requireAdmin(deps), json, invite(deps));
   // Admin engineer: /admin/* families from routes/admin-*.ts, each guarded by requireAdmin(deps).
@@ -92,6 +98,9 @@ export function buildRouter(deps: Deps): Router {
   router.put('/admin/users/:user_id', admin, json, updateAdminUser(deps));
   router.delete('/admin/users/:user_id', admin, json, deleteAdminUser(deps));
   router.get('/admin/audit', admin, listAdminAudit(deps));
+  router.get('/admin/users/:user_id/factors', admin, adminListFactors(deps));
+  router.put('/admin/users/:user_id/factors/:factor_id', admin, json, adminUpdateFactor(deps));
+  router.delete('/admin/users/:user_id/factors/:factor_id', admin, adminDeleteFactor(deps));
   router.post('/admin/generate_link', admin, json, adminGenerateLink(deps));
   return router;
 }

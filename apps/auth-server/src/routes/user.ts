@@ -6,13 +6,14 @@ import { ApiError, ErrorCode } from '../errors';
 import { userOf } from '../http/auth';
 import { clientInfo } from '../http/client';
 import { validate } from '../http/validate';
+import { findFactorsByUserId } from '../queries/mfa';
 import { serializeUser } from '../serialize';
 import { updateUser } from '../services/user-update';
 import { metadataObject, optionalString, pkceFields } from './schemas';
 import { pkceOf, requestRedirect } from './email-common';
 
 export function getUser(deps: Deps): RequestHandler {
-  return (req, res) => {
+  return async (req, res) => {
     // requireUser already loaded the user with its identities (one query).
     const { user, identities, claims } = userOf(req);
     // GoTrue: the token's audience must be the request's (X-JWT-AUD header, else JWT_AUD).
@@ -21,7 +22,7 @@ export function getUser(deps: Deps): RequestHandler {
     if (aud !== undefined && !(aud === audience || (Array.isArray(aud) && aud.includes(audience)))) {
       throw new ApiError(400, ErrorCode.validation_failed, "Token audience doesn't match request audience");
     }
-    res.json(serializeUser(user, identities));
+    res.json(serializeUser(user, identities, await findFactorsByUserId(deps.db, user.id)));
   };
 }
 
@@ -43,6 +44,7 @@ export function putUser(deps: Deps): RequestHandler {
       await updateUser(deps, {
         user,
         sessionId: session?.id,
+        session,
         data: body.data,
         password: body.password,
         nonce: body.nonce,

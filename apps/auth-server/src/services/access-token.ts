@@ -2,6 +2,7 @@
 // database rows on every issue, so metadata changes show up after a refresh.
 import type { Deps } from '../deps';
 import type { IdentityRow, UserRow } from '../queries/columns';
+import { findFactorsByUserId } from '../queries/mfa';
 import { serializeTokenResponse, serializeUser, type TokenResponseJson } from '../serialize';
 
 export interface AmrEntry {
@@ -35,7 +36,7 @@ export function accessTokenClaims(
 
 /** Signs the access token and builds the full token response for an existing session. */
 export async function tokenResponse(
-  deps: Pick<Deps, 'jwt' | 'config' | 'clock'>,
+  deps: Pick<Deps, 'jwt' | 'config' | 'clock' | 'db'>,
   input: {
     user: UserRow;
     identities: IdentityRow[];
@@ -47,16 +48,17 @@ export async function tokenResponse(
 ): Promise<TokenResponseJson> {
   const issuedAt = deps.clock.now();
   const expiresIn = deps.config.jwt.exp;
-  const accessToken = await deps.jwt.sign(accessTokenClaims(input.user, input.session, input.amr), {
-    expiresInSeconds: expiresIn,
-    now: issuedAt,
-  });
+  // The user's factors travel with every session: auth-js reads them for the next assurance level.
+  const [accessToken, factors] = await Promise.all([
+    deps.jwt.sign(accessTokenClaims(input.user, input.session, input.amr), { expiresInSeconds: expiresIn, now: issuedAt }),
+    findFactorsByUserId(deps.db, input.user.id),
+  ]);
   return serializeTokenResponse({
     accessToken,
     expiresIn,
     issuedAt,
     refreshToken: input.refreshToken,
-    user: serializeUser(input.user, input.identities),
+    user: serializeUser(input.user, input.identities, factors),
     weakPassword: input.weakPassword,
   });
 }

@@ -49,13 +49,25 @@ export async function sendSmsOtp(
     tooSoon: smsTooSoon,
   });
   if (fixed !== undefined) return '';
+  return deliverSms(deps, tx, { phone: input.phone, body: renderSms(sms.template, issued.otp), channel: input.channel });
+}
 
+/**
+ * Sends one SMS within the service-wide budget (taken in the caller's transaction, so a failed send gives it
+ * back); a provider's refusal is 500 sms_send_failed with its message. Returns the provider's message id.
+ */
+export async function deliverSms(
+  deps: Pick<Deps, 'config' | 'clock' | 'sms'>,
+  tx: Executor,
+  input: { phone: string; body: string; channel?: 'sms' | 'whatsapp' },
+): Promise<string> {
   const budget = deps.config.rateLimit.smsSent;
+  const now = deps.clock.now();
   const left = budget > 0 ? await takeBucketToken(tx, { key: 'sms:service', ratePerSecond: budget / 3600, burst: budget, now }) : undefined;
   if (left === undefined) throw new ApiError(429, ErrorCode.over_sms_send_rate_limit, 'SMS rate limit exceeded');
   if (!deps.sms) throw new ApiError(500, ErrorCode.sms_send_failed, 'Error sending SMS: no SMS provider is configured (SMS_PROVIDER)');
   try {
-    const sent = await deps.sms.send({ to: input.phone, body: renderSms(sms.template, issued.otp), channel: input.channel });
+    const sent = await deps.sms.send({ to: input.phone, body: input.body, channel: input.channel });
     return sent.messageId ?? '';
   } catch (err) {
     const message = err instanceof SmsSendError ? `${err.provider}: ${err.message}` : (err as Error).message;

@@ -3,8 +3,9 @@
 import { constantTimeEqual, hashOneTimeToken } from '@keyzone/tokens';
 import type { Deps } from '../deps';
 import { ApiError, ErrorCode } from '../errors';
-import type { UserRow } from '../queries/columns';
+import type { SessionRow, UserRow } from '../queries/columns';
 import { findIdentitiesByUserId } from '../queries/identities';
+import { findFactorsByUserId } from '../queries/mfa';
 import { deleteOneTimeTokens, findOneTimeTokenHash } from '../queries/one-time-tokens';
 import { deleteSessions } from '../queries/sessions';
 import { findReauthenticationToken, findPasswordHash, findUserById, mergeUserMetadata, setPassword, type Executor } from '../queries/users';
@@ -15,6 +16,7 @@ import { checkPasswordStrength, comparePassword, hashPassword } from './password
 import { requestEmailChange, type EmailChangeInput } from './email-change';
 import { sendNotification } from './notifications';
 import { requestPhoneChange } from './phone-flows';
+import { requireAal2ForSensitiveChange } from './mfa';
 
 export const Nonce = {
   needed: 'Password update requires reauthentication',
@@ -24,6 +26,8 @@ export const Nonce = {
 export interface UpdateUserInput {
   user: UserRow;
   sessionId: string | undefined;
+  /** The caller's session: an AAL1 session of a user with a verified factor may not change credentials. */
+  session?: SessionRow;
   data?: Record<string, unknown>;
   password?: string;
   nonce?: string;
@@ -37,6 +41,9 @@ export interface UpdateUserInput {
 export async function updateUser(deps: Deps, input: UpdateUserInput): Promise<UserJson> {
   const { config } = deps;
   const now = deps.clock.now();
+  if (input.password !== undefined || input.emailChange || input.phone !== undefined) {
+    await requireAal2ForSensitiveChange(deps, { user: input.user, session: input.session });
+  }
   let newHash: string | undefined;
   if (input.password !== undefined) {
     checkPasswordStrength(input.password, config.password);
@@ -72,7 +79,7 @@ export async function updateUser(deps: Deps, input: UpdateUserInput): Promise<Us
 
   const user = await findUserById(deps.db, input.user.id);
   if (!user) throw new ApiError(404, ErrorCode.user_not_found, 'User not found');
-  return serializeUser(user, await findIdentitiesByUserId(deps.db, user.id));
+  return serializeUser(user, await findIdentitiesByUserId(deps.db, user.id), await findFactorsByUserId(deps.db, user.id));
 }
 
 /** Checks the /reauthenticate nonce: SHA-224(email or phone + nonce), within its lifetime. */

@@ -13,6 +13,7 @@ import { readExternal } from './schema-external';
 import { readPassword, readRateLimit, readSecurity } from './schema-security';
 import { readMailer, readSmtp } from './schema-email';
 import { readSms } from './schema-sms';
+import { readMfa } from './schema-mfa';
 import { readMetrics, readTracing } from './schema-observability';
 
 export interface LoadAuthConfigOptions {
@@ -71,6 +72,7 @@ export function loadAuthConfig(options: LoadAuthConfigOptions = {}): AuthConfig 
     smtp: readSmtp(r),
     mailer: readMailer(r),
     sms: readSms(r),
+    mfa: readMfa(r),
     tracing: readTracing(r),
     metrics: readMetrics(r),
   };

@@ -159,6 +159,20 @@ export interface SmsConfig {
   vonage: { apiKey: string | undefined; apiSecret: string | undefined; from: string | undefined; baseUrl: string | undefined };
 }
 
+export interface MfaConfig {
+  totp: { enrollEnabled: boolean; verifyEnabled: boolean }; // MFA_TOTP_ENROLL_ENABLED / _VERIFY_ENABLED, default true
+  phone: {
+    enrollEnabled: boolean;            // MFA_PHONE_ENROLL_ENABLED, default false
+    verifyEnabled: boolean;            // MFA_PHONE_VERIFY_ENABLED, default false
+    maxFrequency: number;              // MFA_PHONE_MAX_FREQUENCY seconds between codes to one factor, default 5
+    otpLength: number;                 // MFA_PHONE_OTP_LENGTH, default 6
+    template: string;                  // MFA_PHONE_TEMPLATE, default 'Your code is {{ .Code }}'
+  };
+  maxEnrolledFactors: number;          // MFA_MAX_ENROLLED_FACTORS, default 10
+  maxVerifiedFactors: number;          // MFA_MAX_VERIFIED_FACTORS, default 10
+  challengeExpiry: number;             // MFA_CHALLENGE_EXPIRY_DURATION seconds, default 300
+}
+
 export interface TracingConfig {
   enabled: boolean;                    // TRACING_ENABLED, default false
   exporter: 'opentelemetry';           // TRACING_EXPORTER, only opentelemetry
@@ -189,6 +203,7 @@ export interface AuthConfig {
   smtp: SmtpConfig;
   mailer: MailerConfig;
   sms: SmsConfig;
+  mfa: MfaConfig;
   tracing: TracingConfig;
   metrics: MetricsConfig;
 }

@@ -153,6 +153,7 @@ export interface MfaFactorsTable {
   web_authn_credential: Jsonb | null;
   web_authn_aaguid: string | null;
   last_webauthn_challenge_data: Jsonb | null;
+  last_totp_step: string | number | null; // bigint
 }
 
 export interface MfaChallengesTable {

@@ -1,0 +1,142 @@
+// SQL for auth.mfa_factors and auth.mfa_challenges, and the session changes a verified factor brings.
+import { randomUUID } from 'node:crypto';
+import type { FactorType } from '@keyzone/db';
+import type { Executor } from './users';
+
+export interface FactorRow {
+  id: string;
+  user_id: string;
+  friendly_name: string | null;
+  factor_type: FactorType;
+  status: 'unverified' | 'verified';
+  created_at: Date | string;
+  updated_at: Date | string;
+  secret: string | null;
+  phone: string | null;
+  last_challenged_at: Date | string | null;
+  last_totp_step: string | number | null;
+}
+
+const factorColumns = [
+  'id', 'user_id', 'friendly_name', 'factor_type', 'status', 'created_at', 'updated_at', 'secret', 'phone', 'last_challenged_at', 'last_totp_step',
+] as const;
+
+export interface ChallengeRow {
+  id: string;
+  factor_id: string;
+  created_at: Date | string;
+  verified_at: Date | string | null;
+  ip_address: string;
+  otp_code: string | null;
+}
+
+export async function findFactorsByUserId(db: Executor, userId: string): Promise<FactorRow[]> {
+  return (await db.selectFrom('auth.mfa_factors').select(factorColumns).where('user_id', '=', userId).orderBy('created_at').execute()) as FactorRow[];
+}
+
+/** The user's factor, locked for the verification or unenroll that reads it. */
+export async function findFactorForUpdate(db: Executor, userId: string, factorId: string): Promise<FactorRow | undefined> {
+  return (await db
+    .selectFrom('auth.mfa_factors')
+    .select(factorColumns)
+    .where('id', '=', factorId)
+    .where('user_id', '=', userId)
+    .forUpdate()
+    .executeTakeFirst()) as FactorRow | undefined;
+}
+
+/** Unverified factors never challenged and older than `before` are abandoned enrollments. */
+export async function purgeAbandonedFactors(db: Executor, userId: string, before: Date): Promise<void> {
+  await db
+    .deleteFrom('auth.mfa_factors')
+    .where('user_id', '=', userId)
+    .where('status', '=', 'unverified')
+    .where('last_challenged_at', 'is', null)
+    .where('created_at', '<', before)
+    .execute();
+}
+
+export async function insertFactor(
+  db: Executor,
+  input: { userId: string; type: FactorType; friendlyName: string | null; secret: string | null; phone: string | null; at: Date },
+): Promise<FactorRow> {
+  return (await db
+    .insertInto('auth.mfa_factors')
+    .values({
+      id: randomUUID(), user_id: input.userId, friendly_name: input.friendlyName, factor_type: input.type, status: 'unverified',
+      secret: input.secret, phone: input.phone, created_at: input.at, updated_at: input.at,
+    } as never)
+    .returning(factorColumns)
+    .executeTakeFirstOrThrow()) as FactorRow;
+}
+
+export async function updateFactor(
+  db: Executor,
+  factorId: string,
+  changes: Partial<Pick<FactorRow, 'friendly_name' | 'phone' | 'status' | 'last_totp_step' | 'last_challenged_at'>>,
+  at: Date,
+): Promise<FactorRow | undefined> {
+  return (await db
+    .updateTable('auth.mfa_factors')
+    .set({ ...changes, updated_at: at } as never)
+    .where('id', '=', factorId)
+    .returning(factorColumns)
+    .executeTakeFirst()) as FactorRow | undefined;
+}
+
+export async function deleteFactor(db: Executor, factorId: string): Promise<void> {
+  await db.deleteFrom('auth.mfa_factors').where('id', '=', factorId).execute();
+}
+
+/** After a factor is verified: the user's other unverified factors of its type are dropped. */
+export async function deleteUnverifiedFactorsOfType(db: Executor, userId: string, type: FactorType, except: string): Promise<void> {
+  await db
+    .deleteFrom('auth.mfa_factors')
+    .where('user_id', '=', userId)
+    .where('factor_type', '=', type)
+    .where('status', '=', 'unverified')
+    .where('id', '!=', except)
+    .execute();
+}
+
+export async function insertChallenge(db: Executor, input: { factorId: string; ip: string; otpHash: string | null; at: Date }): Promise<ChallengeRow> {
+  return (await db
+    .insertInto('auth.mfa_challenges')
+    .values({ id: randomUUID(), factor_id: input.factorId, ip_address: input.ip, otp_code: input.otpHash, created_at: input.at } as never)
+    .returning(['id', 'factor_id', 'created_at', 'verified_at', 'ip_address', 'otp_code'])
+    .executeTakeFirstOrThrow()) as ChallengeRow;
+}
+
+export async function findChallengeForUpdate(db: Executor, factorId: string, challengeId: string): Promise<ChallengeRow | undefined> {
+  return (await db
+    .selectFrom('auth.mfa_challenges')
+    .select(['id', 'factor_id', 'created_at', 'verified_at', 'ip_address', 'otp_code'])
+    .where('id', '=', challengeId)
+    .where('factor_id', '=', factorId)
+    .forUpdate()
+    .executeTakeFirst()) as ChallengeRow | undefined;
+}
+
+export async function markChallengeVerified(db: Executor, challengeId: string, at: Date): Promise<void> {
+  await db.updateTable('auth.mfa_challenges').set({ verified_at: at } as never).where('id', '=', challengeId).execute();
+}
+
+/** The session reached AAL2 with this factor. */
+export async function raiseSessionToAal2(db: Executor, sessionId: string, factorId: string, at: Date): Promise<void> {
+  await db.updateTable('auth.sessions').set({ aal: 'aal2', factor_id: factorId, updated_at: at } as never).where('id', '=', sessionId).execute();
+}
+
+/** The user's other sessions that have not reached AAL2 end (their refresh tokens and AMR claims cascade). */
+export async function deleteOtherSessionsBelowAal2(db: Executor, userId: string, keep: string): Promise<void> {
+  await db
+    .deleteFrom('auth.sessions')
+    .where('user_id', '=', userId)
+    .where('id', '!=', keep)
+    .where((eb) => eb.or([eb('aal', 'is', null), eb('aal', '!=', 'aal2')]))
+    .execute();
+}
+
+/** The session's refresh tokens are revoked: an AAL1 token must not mint AAL2 access tokens. */
+export async function revokeSessionRefreshTokens(db: Executor, sessionId: string, at: Date): Promise<void> {
+  await db.updateTable('auth.refresh_tokens').set({ revoked: true, updated_at: at } as never).where('session_id', '=', sessionId).where('revoked', '=', false).execute();
+}

@@ -1,0 +1,90 @@
+// MFA routes (reference §1.4.15): POST /factors, POST /factors/<id>/challenge, POST /factors/<id>/verify,
+// DELETE /factors/<id>, and the admin's GET/PUT/DELETE /admin/users/<id>/factors[/<factor_id>].
+import type { Request, RequestHandler } from 'express';
+import { z } from 'zod';
+import type { Deps } from '../deps';
+import { ApiError, ErrorCode } from '../errors';
+import { userOf } from '../http/auth';
+import { clientInfo } from '../http/client';
+import { validate } from '../http/validate';
+import {
+  challengeFactor, deleteFactorForAdmin, enrollFactor, listFactorsForAdmin, unenrollFactor, updateFactorForAdmin, verifyFactor, type Caller,
+} from '../services/mfa';
+import { optionalString } from './schemas';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function caller(deps: Deps, req: Request): Caller {
+  const { user, session } = userOf(req);
+  return { user, session, client: clientInfo(deps, req) };
+}
+
+/** A path id that is not a UUID names no factor (and must not reach a uuid column). */
+function idParam(req: Request, name: string): string {
+  const id = String(req.params[name] ?? '');
+  if (!UUID.test(id)) throw new ApiError(404, ErrorCode.mfa_factor_not_found, `Factor ${id} not found`);
+  return id;
+}
+
+const EnrollBody = z.object({ factor_type: optionalString, friendly_name: optionalString, issuer: optionalString, phone: optionalString });
+const ChallengeBody = z.object({ channel: z.enum(['sms', 'whatsapp']).nullish() });
+const VerifyBody = z.object({ challenge_id: optionalString, code: optionalString });
+const AdminFactorBody = z.object({ friendly_name: optionalString, phone: optionalString });
+
+export function enroll(deps: Deps): RequestHandler {
+  return async (req, res) => {
+    const body = validate(EnrollBody, req.body);
+    res.json(await enrollFactor(deps, caller(deps, req), {
+      factorType: body.factor_type ?? '', friendlyName: body.friendly_name ?? undefined, issuer: body.issuer ?? undefined, phone: body.phone ?? undefined,
+    }));
+  };
+}
+
+export function challenge(deps: Deps): RequestHandler {
+  return async (req, res) => {
+    const body = validate(ChallengeBody, req.body);
+    res.json(await challengeFactor(deps, caller(deps, req), { factorId: idParam(req, 'factor_id'), channel: body.channel ?? undefined }));
+  };
+}
+
+export function verify(deps: Deps): RequestHandler {
+  return async (req, res) => {
+    const body = validate(VerifyBody, req.body);
+    if (!body.challenge_id || !UUID.test(body.challenge_id)) throw new ApiError(400, ErrorCode.validation_failed, 'challenge_id must be a UUID');
+    if (!body.code) throw new ApiError(400, ErrorCode.validation_failed, 'code is required');
+    res.json(await verifyFactor(deps, caller(deps, req), { factorId: idParam(req, 'factor_id'), challengeId: body.challenge_id, code: body.code }));
+  };
+}
+
+export function unenroll(deps: Deps): RequestHandler {
+  return async (req, res) => {
+    res.json(await unenrollFactor(deps, caller(deps, req), idParam(req, 'factor_id')));
+  };
+}
+
+function userIdParam(req: Request): string {
+  const id = String(req.params.user_id ?? '');
+  if (!UUID.test(id)) throw new ApiError(404, ErrorCode.user_not_found, 'User not found');
+  return id;
+}
+
+export function adminListFactors(deps: Deps): RequestHandler {
+  return async (req, res) => {
+    res.json(await listFactorsForAdmin(deps, userIdParam(req)));
+  };
+}
+
+export function adminUpdateFactor(deps: Deps): RequestHandler {
+  return async (req, res) => {
+    const body = validate(AdminFactorBody, req.body);
+    res.json(await updateFactorForAdmin(deps, {
+      userId: userIdParam(req), factorId: idParam(req, 'factor_id'), friendlyName: body.friendly_name ?? undefined, phone: body.phone ?? undefined,
+    }));
+  };
+}
+
+export function adminDeleteFactor(deps: Deps): RequestHandler {
+  return async (req, res) => {
+    res.json(await deleteFactorForAdmin(deps, { userId: userIdParam(req), factorId: idParam(req, 'factor_id') }));
+  };
+}
