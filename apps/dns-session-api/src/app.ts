@@ -1,6 +1,7 @@
 import express, { type Express } from 'express';
 import { requestLogging } from '@keyzone/logging';
 import type { Deps } from './deps';
+import { bearerAuth } from './http/bearer-auth';
 import { jsonBody } from './http/json-body';
 import { renderError, unknownRoute } from './http/errors';
 import { mountRoutes } from './http/mount';
@@ -35,6 +36,8 @@ export function createApp(deps: Deps): Express {
   const readOnly = sessionReader(deps.config.session, store);
   app.use('/session', ...writable);
   app.use((req, res, next) => (req.path === '/session' ? next() : readOnly(req, res, next)));
+  // The auth server's access tokens, when auth.yml enables them (services/auth-tokens.ts).
+  if (deps.authTokens) app.use(bearerAuth(deps.authTokens));
 
   const api = express.Router();
   mountRoutes(api, allRoutes(), deps);

@@ -57,11 +57,11 @@ describe('GET /documentation', () => {
     expect(gaps).toEqual([]);
     // Request schemas come from the zod schemas that validate.
     const login = doc.paths['/session'].post;
-    expect(login.requestBody.content['application/json'].schema).toMatchObject({
-      type: 'object',
-      required: ['username', 'password'],
-      additionalProperties: false,
-    });
+    // Credentials, or an auth-server access token to exchange (issue 20).
+    expect(login.requestBody.content['application/json'].schema.anyOf).toEqual([
+      expect.objectContaining({ type: 'object', required: ['username', 'password'], additionalProperties: false }),
+      expect.objectContaining({ type: 'object', required: ['access_token'], additionalProperties: false }),
+    ]);
     const getUser = doc.paths['/user/{id}'].get;
     expect(getUser.parameters).toEqual(
       expect.arrayContaining([

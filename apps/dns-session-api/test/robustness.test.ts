@@ -82,7 +82,8 @@ function operations(): Operation[] {
 function livePath(path: string): string {
   const family = path.split('/')[1] ?? '';
   const id = family === 'user' ? ids.user : family === 'group' ? ids.subgroup : (ids[family] ?? 1);
-  return path.replace(/\{[^}]+\}/g, String(id));
+  // An auth-server user id is a UUID (issue 20); every other path parameter is a numeric id.
+  return path.replace(/\{sub\}/g, '00000000-0000-4000-8000-000000000000').replace(/\{[^}]+\}/g, String(id));
 }
 
 /** The documented example body with its ids pointing at live objects, so a bad field meets the deepest checks. */
@@ -202,7 +203,7 @@ function checkErrorShape(a: Attempt, res: TestResponse, failures: string[]): voi
 
 /** What a refused request must leave alone: every DNS, user and group row and the audit log. */
 async function snapshot(): Promise<string> {
-  const tables = ['dns.users', 'dns.groups', 'dns.nameservers', 'dns.zones', 'dns.zone_nameservers', 'dns.zone_records', 'dns.audit_log'];
+  const tables = ['dns.users', 'dns.groups', 'dns.nameservers', 'dns.zones', 'dns.zone_nameservers', 'dns.zone_records', 'dns.audit_log', 'dns.user_identities'];
   const parts: string[] = [];
   for (const table of tables) {
     const { rows } = await sql<{ digest: string | null; n: string }>`select md5(string_agg(t::text, '|' order by t::text)) as digest, count(*)::text as n from ${sql.table(table)} t`.execute(t.deps.db);

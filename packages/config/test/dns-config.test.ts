@@ -48,6 +48,11 @@ test:
   });
 }
 
+const NO_AUTH = {
+  enabled: false, url: undefined, jwksUrl: undefined, jwtSecret: undefined, issuer: undefined, audience: 'authenticated',
+  sessionCheckSeconds: 60, autoLinkByVerifiedEmail: false,
+};
+
 describe('loadDnsConfig', () => {
   it('development (the default NODE_ENV)', () => {
     const dir = appConfig();
@@ -57,6 +62,7 @@ describe('loadDnsConfig', () => {
       database: { url: 'pglite://.data/dns-session-api' },
       log: { level: 'info', file: undefined },
       security: { bcryptCost: 10 },
+      auth: NO_AUTH,
       env: 'development',
     });
   });
@@ -129,6 +135,7 @@ describe('loadDnsConfig', () => {
       database: { url: undefined },
       log: { level: 'info', file: undefined },
       security: { bcryptCost: 10 },
+      auth: NO_AUTH,
       env: 'test',
     });
   });
@@ -146,6 +153,19 @@ describe('loadDnsConfig', () => {
       'session.yml: test.secure: expected a boolean, got "yes-please"',
       'log.yml: default.level: expected one of panic, fatal, error, warn, info, debug, trace, silent, got "loud"',
       'security.yml: default.bcrypt_cost: expected a number of at least 4, got 3',
+    ]);
+  });
+
+  it('auth.yml: the auth server\'s tokens, off by default; the JWKS URL follows the server URL', () => {
+    const on = appConfig({ 'config/auth.yml': 'default:\n  enabled: false\ndevelopment:\n  enabled: true\n  url: http://127.0.0.1:8081/auth/v1/\n  auto_link_by_verified_email: true\n' });
+    expect(loadDnsConfig({ dir: on, env: {} }).auth).toEqual({
+      ...NO_AUTH, enabled: true, url: 'http://127.0.0.1:8081/auth/v1', jwksUrl: 'http://127.0.0.1:8081/auth/v1/.well-known/jwks.json', autoLinkByVerifiedEmail: true,
+    });
+    const hs = appConfig({ 'config/auth.yml': `default:\n  enabled: true\n  url: https://auth.example.com\n  jwt_secret: ${'s'.repeat(40)}\n` });
+    expect(loadDnsConfig({ dir: hs, env: {} }).auth).toMatchObject({ jwksUrl: undefined, jwtSecret: 's'.repeat(40) });
+    const missing = appConfig({ 'config/auth.yml': 'default:\n  enabled: true\n' });
+    expect(configError(() => loadDnsConfig({ dir: missing, env: {} })).problems).toEqual([
+      'auth.yml: url is required when enabled (the auth server that issued the tokens)',
     ]);
   });
 

@@ -40,7 +40,9 @@ it('renames duplicate group names and converts TXT data, keeping what export wro
     (${zoneId}, 'b.example.com.', 'TXT', 60, ${JSON.stringify({ data: long })}::jsonb),
     (${zoneId}, 'c.example.com.', 'A', 60, ${JSON.stringify({ address: '192.0.2.1' })}::jsonb)`.execute(db);
 
-  expect(await migrateDns(db)).toEqual(['202611240100_unique_group_names', '202611240110_txt_character_strings', '202611240120_nictool_import_map']);
+  expect(await migrateDns(db)).toEqual([
+    '202611240100_unique_group_names', '202611240110_txt_character_strings', '202611240120_nictool_import_map', '202611250100_user_identities',
+  ]);
 
   const names = await sql<{ name: string }>`select name from dns.groups order by id`.execute(db);
   const renamed = names.rows.map((r) => r.name);

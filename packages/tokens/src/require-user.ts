@@ -32,7 +32,18 @@ export type RequireUserOptions = ({ secret: string } | { jwksUrl: string }) & {
   jwksCacheMaxAgeMs?: number;
   /** Minimum ms between JWKS refetches triggered by an unknown kid (default 30 s). */
   jwksCooldownMs?: number;
+  /**
+   * Renders a refusal in the app's own error shape instead of the default OAuth-style JSON: `status` is 401 for
+   * a missing or bad token, 503 when the signing keys cannot be fetched.
+   */
+  onFailure?: (failure: RequireUserFailure, req: Request, res: Response, next: NextFunction) => void;
 };
+
+export interface RequireUserFailure {
+  status: 401 | 503;
+  error: 'invalid_token' | 'temporarily_unavailable';
+  description: string;
+}
 
 const ASYMMETRIC = ['RS256', 'ES256', 'EdDSA'];
 
@@ -43,7 +54,15 @@ const ASYMMETRIC = ['RS256', 'ES256', 'EdDSA'];
  * Success: req.auth = { claims, token }. Failure: 401 {error: "invalid_token", error_description}
  * with WWW-Authenticate: Bearer; 503 {error: "temporarily_unavailable"} when the JWKS cannot be fetched.
  */
-export function requireUser(options: RequireUserOptions): RequestHandler {
+export type RequireUserMiddleware = RequestHandler & {
+  /**
+   * The same check for a token that did not come in the Authorization header (e.g. a token exchanged for a
+   * cookie session): its claims, or the failure the middleware would have answered.
+   */
+  verifyToken(token: string): Promise<{ claims: Record<string, unknown> } | { failure: RequireUserFailure }>;
+};
+
+export function requireUser(options: RequireUserOptions): RequireUserMiddleware {
   let key: KeyObject | JWTVerifyGetKey;
   let algorithms: string[];
   if ('secret' in options && options.secret) {
@@ -74,27 +93,38 @@ export function requireUser(options: RequireUserOptions): RequestHandler {
     return payload as Record<string, unknown>;
   }
 
-  return function requireUserMiddleware(req: Request, res: Response, next: NextFunction): void {
+  async function verifyToken(token: string): Promise<{ claims: Record<string, unknown> } | { failure: RequireUserFailure }> {
+    try {
+      return { claims: await verify(token) };
+    } catch (err) {
+      if (isKeySourceFailure(err)) return { failure: { status: 503, error: 'temporarily_unavailable', description: 'signing keys are unavailable' } };
+      return { failure: { status: 401, error: 'invalid_token', description: toTokenError(err).message } };
+    }
+  }
+
+  function requireUserMiddleware(req: Request, res: Response, next: NextFunction): void {
+    const fail = (failure: RequireUserFailure): void => {
+      if (options.onFailure) options.onFailure(failure, req, res, next);
+      else reject(res, failure.status, failure.error, failure.description, failure.status === 401 && failure.description !== MISSING);
+    };
     const token = bearerToken(req.headers.authorization);
     if (!token) {
-      reject(res, 401, 'invalid_token', 'missing bearer token', false);
+      fail({ status: 401, error: 'invalid_token', description: MISSING });
       return;
     }
-    verify(token).then(
-      (claims) => {
-        req.auth = { claims, token };
-        next();
-      },
-      (err: unknown) => {
-        if (isKeySourceFailure(err)) {
-          reject(res, 503, 'temporarily_unavailable', 'signing keys are unavailable', false);
-          return;
-        }
-        reject(res, 401, 'invalid_token', toTokenError(err).message, true);
-      },
-    );
-  };
+    void verifyToken(token).then((result) => {
+      if ('failure' in result) {
+        fail(result.failure);
+        return;
+      }
+      req.auth = { claims: result.claims, token };
+      next();
+    });
+  }
+  return Object.assign(requireUserMiddleware, { verifyToken });
 }
+
+const MISSING = 'missing bearer token';
 
 function bearerToken(header: string | undefined): string | undefined {
   if (!header) return undefined;

@@ -79,6 +79,29 @@ describe('requireUser with the shared secret', () => {
   });
 });
 
+describe('requireUser in an app with its own error shape', () => {
+  it('hands refusals to onFailure, and verifyToken checks a token from elsewhere the same way', async () => {
+    const service = await createJwtService({ secret: SECRET });
+    const guard = requireUser({
+      secret: SECRET,
+      clock: () => NOW,
+      onFailure: (failure, _req, res) => {
+        res.status(failure.status).json({ statusCode: failure.status, message: `refused: ${failure.description}` });
+      },
+    });
+    const app = express();
+    app.get('/me', guard, (req, res) => res.json({ sub: req.auth?.claims.sub }));
+    const base = await listen(createServer(app));
+    const good = await service.sign(claims, { expiresInSeconds: 60, now: NOW });
+    expect((await call(base, `Bearer ${good}`)).body).toEqual({ sub: 'user-1' });
+    expect(await call(base)).toEqual({ status: 401, challenge: null, body: { statusCode: 401, message: 'refused: missing bearer token' } });
+
+    expect(await guard.verifyToken(good)).toEqual({ claims: expect.objectContaining({ sub: 'user-1' }) });
+    const expired = await service.sign(claims, { expiresInSeconds: 60, now: new Date(NOW.getTime() - 120_000) });
+    expect(await guard.verifyToken(expired)).toEqual({ failure: { status: 401, error: 'invalid_token', description: 'token has expired' } });
+  });
+});
+
 describe('requireUser options', () => {
   it('refuses to start without a usable key source', () => {
     expect(() => requireUser({ secret: '' })).toThrow('pass { secret } or { jwksUrl }');

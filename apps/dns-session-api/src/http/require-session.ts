@@ -12,6 +12,11 @@ import { clearSessionCookie } from './session-cookie';
  */
 export function requireSession(deps: Deps): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {
+    // A verified bearer token already named the caller (http/bearer-auth.ts).
+    if (res.locals.caller) {
+      next();
+      return;
+    }
     const session = req.session;
     if (!session?.userId || !session.groupId || !session.rowId) {
       res.setHeader('WWW-Authenticate', 'cookie');

@@ -6,6 +6,7 @@ import { healthRoutes } from './health';
 import { nameserverRoutes } from './nameservers';
 import { sessionRoutes } from './session';
 import { statusRoutes } from './status';
+import { userIdentityRoutes } from './user-identities';
 import { userRoutes } from './users';
 import { zoneRecordRoutes } from './zone-records';
 import { zoneRoutes } from './zones';
@@ -13,6 +14,7 @@ import { zoneRoutes } from './zones';
 export const routeFamilies: RouteFamily[] = [
   sessionRoutes,
   userRoutes,
+  userIdentityRoutes,
   groupRoutes,
   nameserverRoutes,
   zoneRoutes,

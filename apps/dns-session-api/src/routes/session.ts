@@ -6,10 +6,10 @@ import { emptyQuery } from '../http/schemas';
 import { clearSessionCookie } from '../http/session-cookie';
 import { nextSessionId } from '../queries/sessions';
 import { loginResponseSchema, serializeLoginUser } from '../serialize';
-import { authenticate, currentLogin } from '../services/sessions';
+import { authenticate, authenticateWithAccessToken, currentLogin } from '../services/sessions';
 import { errorExamples } from './examples';
 
-const loginBody = z
+const credentialsBody = z
   .object({
     username: z
       .string()
@@ -20,6 +20,14 @@ const loginBody = z
     password: z.string().min(1).max(1024).meta({ example: 'Wh@tA-Decent#P6ssw0rd' }),
   })
   .strict();
+
+const tokenExchangeBody = z
+  .object({
+    access_token: z.string().min(1).max(16384).meta({ description: "An access token of the auth server (auth.yml); its user's linked DNS user signs in" }),
+  })
+  .strict();
+
+const loginBody = z.union([credentialsBody, tokenExchangeBody]);
 
 const loginExample = {
   user: { id: 4096, first_name: 'Unit', last_name: 'Test', username: 'unit-test', email: 'unit-test@example.com' },
@@ -34,8 +42,8 @@ const login = defineRoute({
   auth: 'none',
   summary: 'Start a session',
   description:
-    'Checks the credentials and sets the session cookie (Max-Age=3600, HttpOnly, SameSite=Strict, Path=/). ' +
-    'Every credential failure is the same 401.',
+    'Checks the credentials, or exchanges an access token of the auth server when auth.yml enables it, and sets the ' +
+    'session cookie (Max-Age=3600, HttpOnly, SameSite=Strict, Path=/). Every credential failure is the same 401.',
   body: loginBody,
   bodyExample: { username: 'unit-test@example.com', password: 'Wh@tA-Decent#P6ssw0rd' },
   badRequest: 'generic',
@@ -55,7 +63,9 @@ const login = defineRoute({
     401: errorExamples.invalidCredentials,
   },
   async handler({ body }, { deps, req }) {
-    const { user, group } = await authenticate(deps, body.username, body.password);
+    const { user, group } = 'access_token' in body
+      ? await authenticateWithAccessToken(deps, body.access_token)
+      : await authenticate(deps, body.username, body.password);
     const rowId = await nextSessionId(deps.db);
     // A new id at login (no session fixation) whenever a stored session came with the request. Without one,
     // express-session has just generated a fresh id that no client has seen, so there is nothing to replace.

@@ -1,5 +1,5 @@
 import type { Deps } from '../deps';
-import { invalidCredentials, notFound } from '../errors';
+import { ApiError, invalidCredentials, notFound } from '../errors';
 import { findGroupById } from '../queries/groups';
 import { findLoginUser, findUserById, upgradePasswordHash, type UserRow } from '../queries/users';
 import type { Caller } from './caller';
@@ -57,6 +57,22 @@ export async function authenticate(deps: Deps, login: string, password: string):
   }
   const { group_name: name, password_hash: _h, password_scheme: _s, salt: _salt, ...user } = found;
   return { user: { ...user, deleted_at: null }, group: { id: found.group_id, name } };
+}
+
+/**
+ * POST /session {access_token}: the auth server's token in exchange for a cookie session. Every failure (auth
+ * tokens off, a bad, expired or logged-out token, an unlinked user) is the login's one 401.
+ */
+export async function authenticateWithAccessToken(deps: Deps, token: string): Promise<{ user: UserRow; group: GroupRef }> {
+  if (!deps.authTokens) throw invalidCredentials();
+  let caller;
+  try {
+    caller = await deps.authTokens.callerFor(token, await deps.authTokens.verify(token));
+  } catch (err) {
+    if (err instanceof ApiError && err.code === 'unavailable') throw err;
+    throw invalidCredentials();
+  }
+  return currentLogin(deps, caller);
 }
 
 /** The signed-in user and group (GET /session, GET /user): as read with the session in this request. */

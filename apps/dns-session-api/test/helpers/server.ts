@@ -49,6 +49,8 @@ export interface StartOptions {
   env?: Record<string, string>;
   /** Reuse a database (its owner destroys it). */
   database?: TestDatabase;
+  /** auth.yml settings for this server (the auth server's tokens). */
+  auth?: Partial<DnsConfig['auth']>;
 }
 
 /** A migrated fresh database, the app built from real deps, listening on 127.0.0.1 on a random port. */
@@ -58,7 +60,8 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
   const ownsDatabase = !options.database;
   const env: Record<string, string> = { DATABASE_URL: database.url, ...options.env };
   if (nodeEnv === 'production') env.SESSION_SECRET ??= 'a-production-test-secret-of-forty-characters';
-  const config = loadDnsConfig({ dir: APP_DIR, nodeEnv, env });
+  const loaded = loadDnsConfig({ dir: APP_DIR, nodeEnv, env });
+  const config: DnsConfig = options.auth ? { ...loaded, auth: { ...loaded.auth, ...options.auth } } : loaded;
   const clock = new TestClock();
   const log = createLogger({ name: 'dns-session-api-test', level: process.env.DEBUG_TEST_LOGS ? 'debug' : 'silent' });
   const deps = buildDeps({ config: { ...config, security: { bcryptCost: 4 } }, db: database.db, log, clock });

@@ -72,7 +72,11 @@ export function loadDnsConfig(options: LoadDnsConfigOptions = {}): DnsConfig {
       }
     }
   }
+  if (yml?.auth.enabled && yml.auth.url === undefined) {
+    problems.push('auth.yml: url is required when enabled (the auth server that issued the tokens)');
+  }
   if (problems.length > 0 || !yml) throw new ConfigError(problems);
+  const authUrl = yml.auth.url?.replace(/\/+$/, '');
 
   const config: DnsConfig = {
     http: {
@@ -92,6 +96,16 @@ export function loadDnsConfig(options: LoadDnsConfigOptions = {}): DnsConfig {
     database: { url: databaseUrl ?? yml.database.url },
     log: { level: yml.log.level, file: yml.log.file },
     security: { bcryptCost: yml.security.bcrypt_cost },
+    auth: {
+      enabled: yml.auth.enabled,
+      url: authUrl,
+      jwksUrl: yml.auth.jwks_url ?? (yml.auth.jwt_secret || !authUrl ? undefined : `${authUrl}/.well-known/jwks.json`),
+      jwtSecret: yml.auth.jwt_secret,
+      issuer: yml.auth.issuer,
+      audience: yml.auth.audience,
+      sessionCheckSeconds: yml.auth.session_check_seconds,
+      autoLinkByVerifiedEmail: yml.auth.auto_link_by_verified_email,
+    },
     env: envName,
   };
   return deepFreeze(config);

@@ -36,5 +36,15 @@ export interface DnsConfig {
   security: {
     bcryptCost: number;                // security.yml bcrypt_cost, default 10, 4..15
   };
+  auth: {
+    enabled: boolean;                  // auth.yml enabled: accept the auth server's access tokens, default false
+    url: string | undefined;           // auth.yml url: the auth server's base URL (required when enabled)
+    jwksUrl: string | undefined;       // auth.yml jwks_url, default <url>/.well-known/jwks.json (unless jwt_secret)
+    jwtSecret: string | undefined;     // auth.yml jwt_secret: HS256 instead of the JWKS
+    issuer: string | undefined;        // auth.yml issuer: the tokens' iss, when the auth server sets one
+    audience: string;                  // auth.yml audience, default 'authenticated'
+    sessionCheckSeconds: number;       // auth.yml session_check_seconds: how long a token's live session is trusted, default 60
+    autoLinkByVerifiedEmail: boolean;  // auth.yml auto_link_by_verified_email, default false
+  };
   env: DnsEnvironment;                 // from NODE_ENV (default development)
 }

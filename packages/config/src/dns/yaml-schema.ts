@@ -47,6 +47,17 @@ export const dnsYamlSchema = z.strictObject({
   security: z.strictObject({
     bcrypt_cost: z.number().int().min(4).max(15).default(10),
   }).prefault({}),
+  // The auth server's users on this API (issue 20): off unless enabled.
+  auth: z.strictObject({
+    enabled: z.boolean().default(false),
+    url: z.url({ protocol: /^https?$/ }).optional(),
+    jwks_url: z.url({ protocol: /^https?$/ }).optional(),
+    jwt_secret: z.string().min(32).optional(),
+    issuer: z.string().min(1).optional(),
+    audience: z.string().min(1).default('authenticated'),
+    session_check_seconds: z.number().int().min(0).max(3600).default(60),
+    auto_link_by_verified_email: z.boolean().default(false),
+  }).prefault({}),
 });
 
 export type DnsYaml = z.output<typeof dnsYamlSchema>;

@@ -141,3 +141,15 @@ export interface DnsNictoolImportsTable {
 export interface DnsDatabase {
   'dns.nictool_imports': DnsNictoolImportsTable;
 }
+
+// --- auth-server identities of DNS users (migration 202611250100_user_identities) ---
+export interface DnsUserIdentitiesTable {
+  sub: string;                               // the auth server's user id (uuid)
+  user_id: number;
+  linked_by: 'admin' | 'verified_email';
+  created_at: Generated<Date>;
+}
+
+export interface DnsDatabase {
+  'dns.user_identities': DnsUserIdentitiesTable;
+}
