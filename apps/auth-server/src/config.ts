@@ -3,26 +3,24 @@
 // production so every missing setting is named.
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { loadAuthConfig, type AuthConfig } from '@keyzone/config';
 import { defaultDatabaseUrl } from '@keyzone/db';
 import type { CreateLoggerOptions } from '@keyzone/logging';
+import { generateSigningJwk } from './cli/keys';
 
 export const APP_NAME = 'auth-server';
 
 /**
- * .data/jwt-keys.json: an ES256 key pair generated on first use (mode 0600). Development signs with it, so the
- * JWKS endpoint publishes its public half and other apps verify the quick-start server's tokens by `jwksUrl`
- * exactly as they will in production.
+ * .data/jwt-keys.json: an RS256 key pair generated on first use (mode 0600), the default of `keys generate`.
+ * Development signs with it, so the JWKS endpoint publishes its public half and other apps verify the
+ * quick-start server's tokens by `jwksUrl` exactly as they will in production.
  */
 export function developmentJwtKeys(cwd: string): string {
   const dir = path.join(cwd, '.data');
   const file = path.join(dir, 'jwt-keys.json');
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
   mkdirSync(dir, { recursive: true });
-  const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-  const jwk = { ...privateKey.export({ format: 'jwk' }), kid: `dev-${randomBytes(6).toString('hex')}`, alg: 'ES256', use: 'sig', key_ops: ['sign', 'verify'] };
-  const keys = JSON.stringify([jwk]);
+  const keys = JSON.stringify([generateSigningJwk('RS256', 'dev')]);
   writeFileSync(file, `${keys}\n`, { mode: 0o600, flag: 'wx' });
   chmodSync(file, 0o600);
   return keys;

@@ -7,6 +7,7 @@ import { connect, migrateAuth, type AuthDatabase } from '@keyzone/db';
 import { createLogger } from '@keyzone/logging';
 import { createJwtService } from '@keyzone/tokens';
 import { createApp } from './app';
+import { generateSigningJwk, parseKeysArgs } from './cli/keys';
 import { parseTokenArgs, type TokenArgs } from './cli/token';
 import { createMailer } from './mail/mailer';
 import { loggerOptions, readConfig } from './config';
@@ -14,7 +15,7 @@ import { systemClock, type Deps } from './deps';
 import { createSmsSender } from './sms';
 import { VERSION } from './version';
 
-const USAGE = 'usage: auth-server [serve | migrate | version | token --role R [--sub S] [--exp SECONDS]]';
+const USAGE = 'usage: auth-server [serve | migrate | version | token --role R [--sub S] [--exp SECONDS] | keys generate [--alg RS256|ES256|EdDSA]]';
 
 async function openDatabase(config: AuthConfig) {
   const db = connect<AuthDatabase>(config.db.url, { maxPoolSize: config.db.maxPoolSize, authNamespace: config.db.namespace });
@@ -26,6 +27,16 @@ async function main(argv: string[]): Promise<void> {
   const command = argv[0] ?? 'serve';
   if (command === 'version' || command === '--version') {
     console.log(VERSION);
+    return;
+  }
+  if (command === 'keys') {
+    try {
+      const { alg } = parseKeysArgs(argv.slice(1));
+      console.log(JSON.stringify([generateSigningJwk(alg)]));
+    } catch (err) {
+      console.error((err as Error).message);
+      process.exit(2);
+    }
     return;
   }
   if (command !== 'serve' && command !== 'migrate' && command !== 'token') {

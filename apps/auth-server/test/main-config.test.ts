@@ -1,4 +1,4 @@
-// What main.ts reads: development defaults (embedded PGlite, an ES256 signing key kept in .data/jwt-keys.json
+// What main.ts reads: development defaults (embedded PGlite, an RS256 signing key kept in .data/jwt-keys.json
 // with mode 0600, the external URL following the port, the site URL on the server's own page) and none in
 // production.
 import { mkdtempSync, readFileSync, statSync } from 'node:fs';
@@ -22,7 +22,7 @@ it('development: runs with no settings at all', () => {
   expect(statSync(file).mode & 0o777).toBe(0o600);
   expect(config.jwt.secret).toBeUndefined();
   expect(config.jwt.keys).toEqual(JSON.parse(readFileSync(file, 'utf8')));
-  expect(config.jwt.keys).toEqual([expect.objectContaining({ kty: 'EC', crv: 'P-256', alg: 'ES256', key_ops: ['sign', 'verify'] })]);
+  expect(config.jwt.keys).toEqual([expect.objectContaining({ kty: 'RSA', alg: 'RS256', use: 'sig', key_ops: ['sign', 'verify'] })]);
   // The key is generated once and kept.
   expect(readConfig({}, cwd).jwt.keys).toEqual(config.jwt.keys);
 });

@@ -1,4 +1,4 @@
-// The quick start as the README tells it: with no settings the server signs with a generated ES256 key, so
+// The quick start as the README tells it: with no settings the server signs with a generated RS256 key, so
 // another app's `requireUser({ jwksUrl })` accepts its tokens, and links land on the server's own page.
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -31,7 +31,7 @@ afterAll(async () => {
 it("another app's requireUser({ jwksUrl }) accepts the development server's tokens", async () => {
   const session = await signUp(server.url);
   const header = JSON.parse(Buffer.from(session.access_token.split('.')[0] ?? '', 'base64url').toString()) as Record<string, unknown>;
-  expect(header).toMatchObject({ alg: 'ES256', typ: 'JWT' });
+  expect(header).toMatchObject({ alg: 'RS256', typ: 'JWT' });
 
   const other = express();
   other.use('/api', requireUser({ jwksUrl: `${server.url}/auth/v1/.well-known/jwks.json` }));
