@@ -1,6 +1,8 @@
 // The route table: one line per route with its guards, in order. app.ts mounts this router at /
 // and at /auth/v1. Global concerns (request id + logging, CORS, error rendering) sit in app.ts.
 //   json       – JSON body, 1 MiB cap (400 bad_json / 413)
+//   captcha    – SECURITY_CAPTCHA_ENABLED: a verified captcha_token (400 captcha_failed); admins and
+//                the refresh_token/pkce/id_token grants skip it
 //   jsonOrForm – the same, plus application/x-www-form-urlencoded (only /token)
 //   user       – user access token, live session, not banned
 //   requireAdmin(deps) – JWT role in JWT_ADMIN_ROLES (for the admin-*.ts families)
@@ -11,6 +13,7 @@ import { Router } from 'express';
 import type { Deps } from '../deps';
 import { requireAdmin, requireUser } from '../http/auth';
 import { parseBody } from '../http/body';
+import { requireCaptcha } from '../http/captcha';
 import { rateLimit, sharedRateLimit } from '../http/rate-limit';
 import { listAdminAudit } from './admin-audit';
 import { adminGenerateLink } from './admin-generate-link';
@@ -41,6 +44,7 @@ export function buildRouter(deps: Deps): Router {
   const json = parseBody();
   const jsonOrForm = parseBody({ allowForm: true });
   const user = requireUser(deps);
+  const captcha = requireCaptcha(deps);
   const tokenLimit = rateLimit(deps, { limit: deps.config.rateLimit.tokenRefresh, windowSeconds: 300, burst: 30 });
   const verifyLimit = sharedRateLimit(deps, { name: 'verify', limit: deps.config.rateLimit.verify, windowSeconds: 300 });
   const otpLimit = sharedRateLimit(deps, { name: 'otp', limit: deps.config.rateLimit.otp, windowSeconds: 300 });
@@ -54,14 +58,14 @@ export function buildRouter(deps: Deps): Router {
   router.get('/settings', settings(deps));
   router.get('/.well-known/jwks.json', jwks(deps));
 
-  router.post('/signup', json, signup(deps));
+  router.post('/signup', json, captcha, signup(deps));
   // Grants beyond password/refresh_token, built per app so two apps never share a table.
   const extraGrants: GrantTable = new Map([
     ['pkce', pkceGrant],
     ['id_token', idTokenGrant(providers)],
     ['web3', web3Grant],
   ]);
-  router.post('/token', tokenLimit, jsonOrForm, token(deps, extraGrants));
+  router.post('/token', tokenLimit, jsonOrForm, captcha, token(deps, extraGrants));
 
   router.get('/user', user, getUser(deps));
   router.put('/user', user, json, putUser(deps));
@@ -70,10 +74,10 @@ export function buildRouter(deps: Deps): Router {
   // Email flows (routes/verify.ts, otp.ts, recover.ts, resend.ts, invite.ts, reauthenticate.ts).
   router.get('/verify', verifyLimit, verifyGet(deps));
   router.post('/verify', verifyLimit, json, verifyPost(deps));
-  router.post('/otp', otpLimit, json, otp(deps));
-  router.post('/magiclink', otpLimit, json, magiclink(deps));
-  router.post('/recover', otpLimit, json, recover(deps));
-  router.post('/resend', otpLimit, json, resend(deps));
+  router.post('/otp', otpLimit, json, captcha, otp(deps));
+  router.post('/magiclink', otpLimit, json, captcha, magiclink(deps));
+  router.post('/recover', otpLimit, json, captcha, recover(deps));
+  router.post('/resend', otpLimit, json, captcha, resend(deps));
   router.get('/reauthenticate', user, reauthenticate(deps));
   // Features that are off answer GoTrue's codes (routes/disabled-features.ts).
   // External providers (routes/oauth.ts); linking answers 404 manual_linking_disabled unless switched on.

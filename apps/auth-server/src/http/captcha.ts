@@ -1,0 +1,40 @@
+// Route guard for captcha (services/captcha.ts). Mounted after the body parser. An admin's bearer token skips
+// it, and so do the token grants a browser does not type (refresh_token, pkce, id_token).
+import type { RequestHandler } from 'express';
+import type { Deps } from '../deps';
+import { bearerToken } from './auth';
+import { clientInfo } from './client';
+import { captchaTokenOf, verifyCaptcha } from '../services/captcha';
+
+const UNGUARDED_GRANTS = new Set(['refresh_token', 'pkce', 'id_token']);
+
+export function requireCaptcha(deps: Deps): RequestHandler {
+  return async (req, _res, next) => {
+    if (!deps.config.security.captcha.enabled) {
+      next();
+      return;
+    }
+    const fromBody = (req.body as Record<string, unknown> | undefined)?.grant_type;
+    const grant = typeof req.query.grant_type === 'string' ? req.query.grant_type : typeof fromBody === 'string' ? fromBody : undefined;
+    if (grant && UNGUARDED_GRANTS.has(grant)) {
+      next();
+      return;
+    }
+    if (await isAdminToken(deps, bearerToken(req))) {
+      next();
+      return;
+    }
+    await verifyCaptcha(deps, { token: captchaTokenOf(req.body), ip: clientInfo(deps, req).ip });
+    next();
+  };
+}
+
+async function isAdminToken(deps: Deps, token: string | undefined): Promise<boolean> {
+  if (!token) return false;
+  try {
+    const claims = await deps.jwt.verify(token, { now: deps.clock.now() });
+    return typeof claims.role === 'string' && deps.config.jwt.adminRoles.includes(claims.role);
+  } catch {
+    return false;
+  }
+}
