@@ -13,6 +13,7 @@ import { createMailer } from './mail/mailer';
 import { loggerOptions, readConfig } from './config';
 import { systemClock, type Deps } from './deps';
 import { createSmsSender } from './sms';
+import { startHousekeeping } from './services/housekeeping';
 import { VERSION } from './version';
 
 const USAGE = 'usage: auth-server [serve | migrate | version | token --role R [--sub S] [--exp SECONDS] | keys generate [--alg RS256|ES256|EdDSA]]';
@@ -84,6 +85,7 @@ async function main(argv: string[]): Promise<void> {
   mailer.outbox?.start();
   const deps: Deps = { config, db, jwt, mailer, sms: createSmsSender(config.sms), clock: systemClock, log };
   const app = createApp(deps);
+  const stopHousekeeping = startHousekeeping(deps);
   // Like the DNS API: every interface in production (containers), only this machine otherwise.
   const bindHost = config.api.host ?? (process.env.NODE_ENV === 'production' ? '0.0.0.0' : '127.0.0.1');
   const server: Server = app.listen(config.api.port, bindHost, (err?: Error) => {
@@ -105,6 +107,7 @@ async function main(argv: string[]): Promise<void> {
     if (stopping) return;
     stopping = true;
     log.info({ signal }, 'shutting down');
+    stopHousekeeping();
     const force = setTimeout(() => process.exit(1), 15_000);
     force.unref();
     server.close(() => {

@@ -7,6 +7,7 @@ import { TokenError } from '@keyzone/tokens';
 import type { Deps } from '../deps';
 import { ApiError, ErrorCode, Messages } from '../errors';
 import type { IdentityRow, SessionRow, UserRow } from '../queries/columns';
+import type { FactorRow } from '../queries/mfa';
 import { findSessionById } from '../queries/sessions';
 import { findUserContext } from '../queries/user-context';
 import { isBanned } from '../services/accounts';
@@ -21,6 +22,8 @@ export interface Caller {
   identities?: IdentityRow[];
   /** The session named by the session_id claim, when the token has one. */
   session?: SessionRow;
+  /** The user's MFA factors (requireUser only), loaded with the user. */
+  factors?: FactorRow[];
 }
 
 declare global {
@@ -66,10 +69,10 @@ export async function authenticateUser(deps: Pick<Deps, 'jwt' | 'clock' | 'db'>,
   const sessionId = typeof claims.session_id === 'string' && claims.session_id !== '' ? claims.session_id : undefined;
   const context = await findUserContext(deps.db, sub, sessionId && UUID.test(sessionId) ? sessionId : undefined);
   if (!context) throw new ApiError(403, ErrorCode.user_not_found, Messages.userFromSubNotFound);
-  const { user, identities, session } = context;
+  const { user, identities, session, factors } = context;
   if (sessionId && !session) throw new ApiError(403, ErrorCode.session_not_found, Messages.sessionNotFound);
   if (isBanned(user, deps.clock.now())) throw new ApiError(403, ErrorCode.user_banned, Messages.userBanned);
-  req.caller = { claims, token, user, identities, session };
+  req.caller = { claims, token, user, identities, session, factors };
 }
 
 export function requireUser(deps: Pick<Deps, 'jwt' | 'clock' | 'db'>): RequestHandler {
@@ -104,10 +107,11 @@ export function requireAdmin(deps: Pick<Deps, 'jwt' | 'clock' | 'db' | 'config'>
 export function userOf(req: Request): {
   user: UserRow;
   identities: IdentityRow[];
+  factors: FactorRow[];
   session: SessionRow | undefined;
   claims: Record<string, unknown>;
 } {
   const caller = req.caller;
   if (!caller?.user) throw new Error('route is missing the requireUser guard');
-  return { user: caller.user, identities: caller.identities ?? [], session: caller.session, claims: caller.claims };
+  return { user: caller.user, identities: caller.identities ?? [], factors: caller.factors ?? [], session: caller.session, claims: caller.claims };
 }

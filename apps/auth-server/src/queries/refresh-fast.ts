@@ -8,6 +8,7 @@
 // The audit payload is built in SQL with the same fields as services/audit.ts auditEntry().
 import { sql } from 'kysely';
 import { identityColumns, sessionColumns, userColumns, type IdentityRow, type SessionRow, type UserRow } from './columns';
+import type { FactorRow } from './mfa';
 import { prepared } from './prepared';
 import { NIL_UUID, type Executor } from './users';
 
@@ -17,6 +18,7 @@ const tokensT = sql.table('auth.refresh_tokens');
 const usersT = sql.table('auth.users');
 const identitiesT = sql.table('auth.identities');
 const amrT = sql.table('auth.mfa_amr_claims');
+const factorsT = sql.table('auth.mfa_factors');
 const auditT = sql.table('auth.audit_log_entries');
 
 const fastRefresh = prepared((_db: Executor, token: string, at: string, child: string, userAgent: string, ip: string, auditIp: string) =>
@@ -62,6 +64,7 @@ const fastRefresh = prepared((_db: Executor, token: string, at: string, child: s
         SELECT ${cols('x', identityColumns)} FROM ${identitiesT} x WHERE x.user_id = u.id ORDER BY x.created_at) i) AS identities,
       (SELECT coalesce(json_agg(a), '[]'::json) FROM (
         SELECT m.authentication_method, m.updated_at FROM ${amrT} m WHERE m.session_id = s.id ORDER BY m.updated_at DESC) a) AS amr,
+      (SELECT json_agg(f ORDER BY f.created_at) FROM ${factorsT} f WHERE f.user_id = u.id) AS factors,
       (SELECT count(*) FROM audited) AS audited,
       (SELECT t0.revoked FROM ${tokensT} t0 WHERE t0.token = ${token}) AS seen_revoked
     FROM (SELECT 1) AS one LEFT JOIN (refreshed s JOIN ${usersT} u ON u.id = s.user_id) ON true`,
@@ -71,6 +74,7 @@ export interface FastRefresh {
   session: SessionRow;
   user: UserRow;
   identities: IdentityRow[];
+  factors: FactorRow[];
   amr: { authentication_method: string; updated_at: string }[];
 }
 
@@ -93,5 +97,5 @@ export async function tryFastRefresh(
 function toFastRefresh(row: Record<string, unknown>): FastRefresh {
   const session = Object.fromEntries(sessionColumns.map((c) => [c, row[`s_${c}`]])) as unknown as SessionRow;
   const user = Object.fromEntries(userColumns.map((c) => [c, row[c]])) as unknown as UserRow;
-  return { session, user, identities: row.identities as IdentityRow[], amr: row.amr as FastRefresh['amr'] };
+  return { session, user, identities: row.identities as IdentityRow[], factors: (row.factors as FactorRow[] | null) ?? [], amr: row.amr as FastRefresh['amr'] };
 }

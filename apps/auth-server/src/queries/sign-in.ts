@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { identityColumns, userColumns, type IdentityRow, type UserRow } from './columns';
+import type { FactorRow } from './mfa';
 import { prepared } from './prepared';
 import { NIL_UUID, type Executor } from './users';
 
@@ -11,6 +12,7 @@ export interface SignInCandidate {
   user: UserRow;
   encryptedPassword: string | null;
   identities: IdentityRow[];
+  factors: FactorRow[];
 }
 
 const byColumn = (column: 'email' | 'phone') =>
@@ -21,6 +23,7 @@ const byColumn = (column: 'email' | 'phone') =>
       .select(userColumns.map((c) => `u.${c}` as const))
       .select('u.encrypted_password')
       .select(identityColumns.map((c) => `i.${c} as i_${c}` as const))
+      .select((eb) => eb.selectFrom('auth.mfa_factors as f').select(sql<FactorRow[] | null>`json_agg(f order by f.created_at)`.as('j')).whereRef('f.user_id', '=', 'u.id').as('factors_json'))
       .where(`u.${column}`, '=', value)
       .where('u.aud', '=', aud);
     if (column === 'email') query = query.where('u.is_sso_user', '=', false);
@@ -47,6 +50,7 @@ export async function findSignInCandidate(
     identities: mine
       .filter((r) => r.i_id !== null)
       .map((r) => Object.fromEntries(identityColumns.map((c) => [c, r[`i_${c}`]])) as unknown as IdentityRow),
+    factors: (first.factors_json as FactorRow[] | null) ?? [],
   };
 }
 

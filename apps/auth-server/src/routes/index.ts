@@ -6,15 +6,16 @@
 //   jsonOrForm – the same, plus application/x-www-form-urlencoded (only /token)
 //   user       – user access token, live session, not banned
 //   requireAdmin(deps) – JWT role in JWT_ADMIN_ROLES (for the admin-*.ts families)
-//   tokenLimit – RATE_LIMIT_TOKEN_REFRESH per 5 min per client (burst 30), 429 over_request_rate_limit
-//   verifyLimit / otpLimit – RATE_LIMIT_VERIFY / RATE_LIMIT_OTP per 5 min per client, counted in
-//                PostgreSQL so every instance shares them; 429 with Retry-After
+//   tokenLimit – RATE_LIMIT_TOKEN_REFRESH per 5 min per client (burst 30)
+//   verifyLimit / otpLimit / userUpdateLimit – RATE_LIMIT_VERIFY / RATE_LIMIT_OTP per 5 min per client
+//                Every limit (also the sign-up ones in routes/signup.ts) is counted in PostgreSQL, so all
+//                instances share it; over it: 429 over_request_rate_limit with Retry-After
 import { Router } from 'express';
 import type { Deps } from '../deps';
 import { requireAdmin, requireUser } from '../http/auth';
 import { parseBody } from '../http/body';
 import { requireCaptcha } from '../http/captcha';
-import { rateLimit, sharedRateLimit } from '../http/rate-limit';
+import { burstFor, sharedRateLimit } from '../http/rate-limit';
 import { listAdminAudit } from './admin-audit';
 import { adminGenerateLink } from './admin-generate-link';
 import { createAdminUser, deleteAdminUser, getAdminUser, listAdminUsers, updateAdminUser } from './admin-users';
@@ -45,9 +46,11 @@ export function buildRouter(deps: Deps): Router {
   const jsonOrForm = parseBody({ allowForm: true });
   const user = requireUser(deps);
   const captcha = requireCaptcha(deps);
-  const tokenLimit = rateLimit(deps, { limit: deps.config.rateLimit.tokenRefresh, windowSeconds: 300, burst: 30 });
-  const verifyLimit = sharedRateLimit(deps, { name: 'verify', limit: deps.config.rateLimit.verify, windowSeconds: 300 });
-  const otpLimit = sharedRateLimit(deps, { name: 'otp', limit: deps.config.rateLimit.otp, windowSeconds: 300 });
+  const { rateLimit } = deps.config;
+  const tokenLimit = sharedRateLimit(deps, { name: 'token', limit: rateLimit.tokenRefresh, windowSeconds: 300, burst: burstFor(rateLimit.tokenRefresh) });
+  const userUpdateLimit = sharedRateLimit(deps, { name: 'user', limit: rateLimit.otp, windowSeconds: 300, burst: burstFor(rateLimit.otp) });
+  const verifyLimit = sharedRateLimit(deps, { name: 'verify', limit: rateLimit.verify, windowSeconds: 300 });
+  const otpLimit = sharedRateLimit(deps, { name: 'otp', limit: rateLimit.otp, windowSeconds: 300 });
 
   // One provider client per app: it caches the providers' discovery documents and keys.
   const providers = new ProviderClient({ clock: deps.clock });
@@ -68,7 +71,7 @@ export function buildRouter(deps: Deps): Router {
   router.post('/token', tokenLimit, jsonOrForm, captcha, token(deps, extraGrants));
 
   router.get('/user', user, getUser(deps));
-  router.put('/user', user, json, putUser(deps));
+  router.put('/user', userUpdateLimit, user, json, putUser(deps));
   router.post('/logout', user, logout(deps));
 
   // Email flows (routes/verify.ts, otp.ts, recover.ts, resend.ts, invite.ts, reauthenticate.ts).

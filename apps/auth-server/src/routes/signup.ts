@@ -5,10 +5,11 @@ import { z } from 'zod';
 import type { Deps } from '../deps';
 import { ApiError, ErrorCode } from '../errors';
 import { clientInfo } from '../http/client';
-import { requestLimiter } from '../http/rate-limit';
+import { burstFor, sharedLimitClient } from '../http/rate-limit';
 import { validate } from '../http/validate';
 import { signInAnonymously } from '../services/accounts';
 import { signUpWithEmail, signUpWithPhone } from '../services/password-signup';
+import { LeaseBook, takeSharedLimit, type SharedLimit } from '../services/shared-rate-limits';
 import { metadataObject, optionalString, pkceFields } from './schemas';
 
 const SignupBody = z.object({
@@ -20,14 +21,15 @@ const SignupBody = z.object({
 });
 
 export function signup(deps: Deps): RequestHandler {
-  // Reference §6.1: anonymous sign-ins have their own hourly bucket (burst = limit); other
-  // sign-ups share the OTP-group rate (RATE_LIMIT_OTP per 5 min, burst 30) in a bucket of their own.
-  const anonymousLimit = requestLimiter(deps, { limit: deps.config.rateLimit.anonymousUsers, windowSeconds: 3600, burst: deps.config.rateLimit.anonymousUsers });
-  const signupLimit = requestLimiter(deps, { limit: deps.config.rateLimit.otp, windowSeconds: 300, burst: 30 });
+  // Reference §6.1: anonymous sign-ins have their own hourly bucket (burst = limit); other sign-ups the
+  // OTP-group rate (RATE_LIMIT_OTP per 5 min, burst 30) in a bucket of their own. Both shared by instances.
+  const { rateLimit } = deps.config;
+  const anonymousLimit: SharedLimit = { name: 'anonymous', limit: rateLimit.anonymousUsers, windowSeconds: 3600 };
+  const signupLimit: SharedLimit = { name: 'signup', limit: rateLimit.otp, windowSeconds: 300, burst: burstFor(rateLimit.otp) };
+  const leases = new LeaseBook();
   return async (req, res) => {
     const body = validate(SignupBody, req.body);
-    if (!body.email && !body.phone) anonymousLimit(req);
-    else signupLimit(req);
+    await takeSharedLimit(deps, !body.email && !body.phone ? anonymousLimit : signupLimit, sharedLimitClient(deps, req), leases);
     const client = clientInfo(deps, req);
     const data = body.data ?? {};
     if (body.email && body.phone) {

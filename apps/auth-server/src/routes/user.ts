@@ -6,23 +6,22 @@ import { ApiError, ErrorCode } from '../errors';
 import { userOf } from '../http/auth';
 import { clientInfo } from '../http/client';
 import { validate } from '../http/validate';
-import { findFactorsByUserId } from '../queries/mfa';
 import { serializeUser } from '../serialize';
 import { updateUser } from '../services/user-update';
 import { metadataObject, optionalString, pkceFields } from './schemas';
 import { pkceOf, requestRedirect } from './email-common';
 
 export function getUser(deps: Deps): RequestHandler {
-  return async (req, res) => {
-    // requireUser already loaded the user with its identities (one query).
-    const { user, identities, claims } = userOf(req);
+  return (req, res) => {
+    // requireUser already loaded the user with its identities and factors (one query).
+    const { user, identities, factors, claims } = userOf(req);
     // GoTrue: the token's audience must be the request's (X-JWT-AUD header, else JWT_AUD).
     const audience = req.get('x-jwt-aud') || deps.config.jwt.aud;
     const aud = claims.aud;
     if (aud !== undefined && !(aud === audience || (Array.isArray(aud) && aud.includes(audience)))) {
       throw new ApiError(400, ErrorCode.validation_failed, "Token audience doesn't match request audience");
     }
-    res.json(serializeUser(user, identities, await findFactorsByUserId(deps.db, user.id)));
+    res.json(serializeUser(user, identities, factors));
   };
 }
 

@@ -2,7 +2,7 @@
 // database rows on every issue, so metadata changes show up after a refresh.
 import type { Deps } from '../deps';
 import type { IdentityRow, UserRow } from '../queries/columns';
-import { findFactorsByUserId } from '../queries/mfa';
+import { findFactorsByUserId, type FactorRow } from '../queries/mfa';
 import { serializeTokenResponse, serializeUser, type TokenResponseJson } from '../serialize';
 
 export interface AmrEntry {
@@ -44,6 +44,8 @@ export async function tokenResponse(
     amr: AmrEntry[];
     refreshToken: string;
     weakPassword?: { message: string; reasons: string[] };
+    /** The user's factors when the caller's read already has them (saves a query on the hot paths). */
+    factors?: FactorRow[];
   },
 ): Promise<TokenResponseJson> {
   const issuedAt = deps.clock.now();
@@ -51,7 +53,7 @@ export async function tokenResponse(
   // The user's factors travel with every session: auth-js reads them for the next assurance level.
   const [accessToken, factors] = await Promise.all([
     deps.jwt.sign(accessTokenClaims(input.user, input.session, input.amr), { expiresInSeconds: expiresIn, now: issuedAt }),
-    findFactorsByUserId(deps.db, input.user.id),
+    input.factors ?? findFactorsByUserId(deps.db, input.user.id),
   ]);
   return serializeTokenResponse({
     accessToken,

@@ -73,7 +73,7 @@ export async function refreshGrant(
   if (fast.refreshed) {
     const done = fast.refreshed;
     const amr = done.amr.map((a) => ({ method: a.authentication_method, timestamp: Math.floor(toMillis(a.updated_at) / 1000) }));
-    return tokenResponse(deps, { user: done.user, identities: done.identities, session: done.session, amr, refreshToken: child });
+    return tokenResponse(deps, { user: done.user, identities: done.identities, factors: done.factors, session: done.session, amr, refreshToken: child });
   }
   const race = { seenLive: fast.seenLive, arrivedAt };
   // Lock waits use wall time: the injected clock may be frozen in tests.

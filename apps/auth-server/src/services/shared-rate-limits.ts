@@ -3,7 +3,7 @@
 // Time comes from the injected clock, so tests move it instead of waiting.
 import type { Deps } from '../deps';
 import { ApiError, ErrorCode } from '../errors';
-import { bucketTokens, pruneBuckets, takeBucketToken, type BucketParams } from '../queries/rate-limit-buckets';
+import { pruneBuckets, takeBucketTokens, type BucketParams } from '../queries/rate-limit-buckets';
 
 export interface SharedLimit {
   /** Prefix of the bucket key, e.g. "verify". */
@@ -22,18 +22,49 @@ export function rateLimitError(retryAfterSeconds: number): ApiError {
   });
 }
 
+/**
+ * Tokens an instance took from a shared bucket ahead of use (queries/rate-limit-buckets.ts takeBucketTokens),
+ * spent from memory for at most a second. One book per limit and app, never a module global.
+ */
+export class LeaseBook {
+  private readonly leases = new Map<string, { remaining: number; until: number }>();
+
+  take(key: string, now: Date): boolean {
+    const lease = this.leases.get(key);
+    if (!lease) return false;
+    if (lease.remaining <= 0 || lease.until <= now.getTime()) {
+      this.leases.delete(key);
+      return false;
+    }
+    lease.remaining -= 1;
+    return true;
+  }
+
+  keep(key: string, remaining: number, now: Date): void {
+    if (remaining <= 0) return;
+    if (this.leases.size >= 10_000) this.leases.delete(this.leases.keys().next().value as string);
+    this.leases.set(key, { remaining, until: now.getTime() + 1000 });
+  }
+}
+
 /** Takes one request from `client`'s bucket for `limit`; throws 429 with Retry-After when empty. */
-export async function takeSharedLimit(deps: Pick<Deps, 'db' | 'clock'>, limit: SharedLimit, client: string): Promise<void> {
+export async function takeSharedLimit(deps: Pick<Deps, 'db' | 'clock'>, limit: SharedLimit, client: string, book?: LeaseBook): Promise<void> {
   if (limit.limit <= 0) throw rateLimitError(limit.windowSeconds);
   const now = deps.clock.now();
+  const key = `${limit.name}:${client}`;
+  if (book?.take(key, now)) return;
   const params: BucketParams = {
-    key: `${limit.name}:${client}`,
+    key,
     ratePerSecond: limit.limit / limit.windowSeconds,
     burst: limit.burst ?? limit.limit,
     now,
   };
   if (Math.random() * PRUNE_EVERY < 1) await pruneBuckets(deps.db, new Date(now.getTime() - 86_400_000));
-  if ((await takeBucketToken(deps.db, params)) !== undefined) return;
-  const tokens = await bucketTokens(deps.db, params);
-  throw rateLimitError((1 - tokens) / params.ratePerSecond);
+  const lease = book ? Math.max(1, Math.floor(params.burst / 10)) : 1;
+  const { granted, left } = await takeBucketTokens(deps.db, params, lease);
+  if (granted > 0) {
+    book?.keep(key, granted - 1, now);
+    return;
+  }
+  throw rateLimitError((1 - left) / params.ratePerSecond);
 }

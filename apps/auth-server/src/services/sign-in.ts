@@ -74,6 +74,7 @@ export async function passwordGrant(
   return tokenResponse(deps, {
     user: signedIn,
     identities,
+    factors: candidate.factors,
     session: { id: sessionId, aal: 'aal1' },
     amr: [{ method: AmrMethod.password, timestamp: Math.floor(now.getTime() / 1000) }],
     refreshToken,

@@ -6,7 +6,7 @@
 // SMS_TEST_OTP numbers get their fixed code and no SMS.
 import type { Deps } from '../deps';
 import { ApiError, ErrorCode } from '../errors';
-import { takeBucketToken } from '../queries/rate-limit-buckets';
+import { takeBucketTokens } from '../queries/rate-limit-buckets';
 import type { Executor } from '../queries/users';
 import { SmsSendError } from '../sms';
 import { issueEmailToken } from './one-time-tokens';
@@ -63,8 +63,8 @@ export async function deliverSms(
 ): Promise<string> {
   const budget = deps.config.rateLimit.smsSent;
   const now = deps.clock.now();
-  const left = budget > 0 ? await takeBucketToken(tx, { key: 'sms:service', ratePerSecond: budget / 3600, burst: budget, now }) : undefined;
-  if (left === undefined) throw new ApiError(429, ErrorCode.over_sms_send_rate_limit, 'SMS rate limit exceeded');
+  const taken = budget > 0 ? await takeBucketTokens(tx, { key: 'sms:service', ratePerSecond: budget / 3600, burst: budget, now }, 1) : undefined;
+  if (!taken?.granted) throw new ApiError(429, ErrorCode.over_sms_send_rate_limit, 'SMS rate limit exceeded');
   if (!deps.sms) throw new ApiError(500, ErrorCode.sms_send_failed, 'Error sending SMS: no SMS provider is configured (SMS_PROVIDER)');
   try {
     const sent = await deps.sms.send({ to: input.phone, body: input.body, channel: input.channel });

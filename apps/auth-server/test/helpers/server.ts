@@ -49,6 +49,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'fatal',
     // Every request of a test comes from 127.0.0.1: the shared limits get their own tests.
     RATE_LIMIT_VERIFY: '100000',
+    RATE_LIMIT_TOKEN_REFRESH: '100000',
+    RATE_LIMIT_ANONYMOUS_USERS: '100000',
     RATE_LIMIT_OTP: '100000',
     RATE_LIMIT_EMAIL_SENT_PER_CLIENT: '100000',
     RATE_LIMIT_EMAIL_SENT_PER_ADDRESS: '100000',

@@ -30,6 +30,8 @@ export function readDb(r: EnvReader): DbConfig {
     maxPoolSize: r.int('DB_MAX_POOL_SIZE', { min: 0 }) ?? 0,
     namespace: r.read('DB_NAMESPACE', 'a name of letters, digits and underscores',
       (raw) => (/^[A-Za-z_][A-Za-z0-9_]*$/.test(raw.trim()) ? raw.trim() : undefined)),
+    cleanupInterval: r.duration('DB_CLEANUP_INTERVAL') ?? 600,
+    cleanupBatchSize: r.int('DB_CLEANUP_BATCH_SIZE', { min: 1, max: 100_000 }) ?? 500,
   };
 }
 

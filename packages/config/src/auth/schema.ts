@@ -50,6 +50,8 @@ export interface DbConfig {
   url: string;                         // DATABASE_URL / DB_DATABASE_URL (required)
   maxPoolSize: number;                 // DB_MAX_POOL_SIZE, default 0 (no explicit cap)
   namespace: string | undefined;       // DB_NAMESPACE (prefix of auth table names)
+  cleanupInterval: number;             // DB_CLEANUP_INTERVAL seconds between housekeeping runs, default 600; 0 = off
+  cleanupBatchSize: number;            // DB_CLEANUP_BATCH_SIZE rows per delete statement, default 500
 }
 
 export interface LogConfig {

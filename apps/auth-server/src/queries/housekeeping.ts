@@ -1,0 +1,55 @@
+// SQL for housekeeping: each statement deletes at most `limit` rows of one kind, so a run never holds many
+// locks or a long transaction; the caller repeats it until fewer come back.
+import { sql } from 'kysely';
+import type { Executor } from './users';
+
+async function count(result: Promise<{ numDeletedRows: bigint }>): Promise<number> {
+  return Number((await result).numDeletedRows);
+}
+
+/** One-time tokens issued before `before` (every code expires by then). */
+export function deleteExpiredOneTimeTokens(db: Executor, before: Date, limit: number): Promise<number> {
+  return count(
+    db.deleteFrom('auth.one_time_tokens')
+      .where('id', 'in', (eb) => eb.selectFrom('auth.one_time_tokens').select('id').where('updated_at', '<', before).limit(limit))
+      .executeTakeFirst(),
+  );
+}
+
+/** Flow states whose last step (creation or the handed-out code) is before `before`. */
+export function deleteExpiredFlowStates(db: Executor, before: Date, limit: number): Promise<number> {
+  return count(
+    db.deleteFrom('auth.flow_state')
+      .where('id', 'in', (eb) =>
+        eb.selectFrom('auth.flow_state').select('id').where(sql<boolean>`coalesce(auth_code_issued_at, created_at) < ${before}`).limit(limit))
+      .executeTakeFirst(),
+  );
+}
+
+/** Revoked refresh tokens last touched before `before` (the reuse window is long over). */
+export function deleteOldRevokedRefreshTokens(db: Executor, before: Date, limit: number): Promise<number> {
+  return count(
+    db.deleteFrom('auth.refresh_tokens')
+      .where('id', 'in', (eb) =>
+        eb.selectFrom('auth.refresh_tokens').select('id').where('revoked', '=', true).where('updated_at', '<', before).limit(limit))
+      .executeTakeFirst(),
+  );
+}
+
+/** Sessions past their end (not_after); their refresh tokens and AMR claims go with them. */
+export function deleteEndedSessions(db: Executor, now: Date, limit: number): Promise<number> {
+  return count(
+    db.deleteFrom('auth.sessions')
+      .where('id', 'in', (eb) => eb.selectFrom('auth.sessions').select('id').where('not_after', '<', now).limit(limit))
+      .executeTakeFirst(),
+  );
+}
+
+/** MFA challenges older than `before` (long expired, verified or not). */
+export function deleteOldMfaChallenges(db: Executor, before: Date, limit: number): Promise<number> {
+  return count(
+    db.deleteFrom('auth.mfa_challenges')
+      .where('id', 'in', (eb) => eb.selectFrom('auth.mfa_challenges').select('id').where('created_at', '<', before).limit(limit))
+      .executeTakeFirst(),
+  );
+}
