@@ -1,7 +1,7 @@
 // createApp(deps) → the Express app. No globals: everything comes from deps, so tests build
 // their own. The same router answers at / and at /auth/v1 (the supabase-js URL layout).
 import express, { type Express } from 'express';
-import { requestLogging } from '@keyzone/logging';
+import { matchedRoute, requestLogging } from '@keyzone/logging';
 import type { Deps } from './deps';
 import { ApiError, ErrorCode } from './errors';
 import { stampArrival } from './http/arrival';
@@ -16,6 +16,7 @@ export function createApp(deps: Deps): Express {
   app.set('etag', false);
   app.use(stampArrival(deps.clock));
   app.use(requestLogging({ logger: deps.log, requestIdHeader: deps.config.api.requestIdHeader }));
+  if (deps.telemetry) app.use(deps.telemetry.httpMiddleware(matchedRoute));
   app.use(cors());
   const outbox = deps.mailer?.outbox;
   if (outbox) {

@@ -5,6 +5,7 @@ import type { AuthDatabase } from '@keyzone/db';
 import type { JwtService } from '@keyzone/tokens';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
+import type { Telemetry } from '@keyzone/telemetry';
 import type { Mailer } from './mail/mailer';
 
 export interface Clock {
@@ -29,4 +30,6 @@ export interface Deps {
   sms: SmsSender | undefined;
   clock: Clock;
   log: Logger;
+  /** Tracing and metrics (TRACING_ENABLED / METRICS_ENABLED); undefined when both are off or in tests. */
+  telemetry?: Telemetry;
 }

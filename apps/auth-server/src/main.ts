@@ -3,7 +3,8 @@
 // environment and opens connections; it builds deps and hands them to createApp.
 import type { Server } from 'node:http';
 import { exitOnConfigError, type AuthConfig } from '@keyzone/config';
-import { connect, migrateAuth, type AuthDatabase } from '@keyzone/db';
+import { connect, migrateAuth, poolStats, type AuthDatabase } from '@keyzone/db';
+import { createTelemetry, type Telemetry } from '@keyzone/telemetry';
 import { createLogger } from '@keyzone/logging';
 import { createJwtService } from '@keyzone/tokens';
 import { createApp } from './app';
@@ -18,10 +19,28 @@ import { VERSION } from './version';
 
 const USAGE = 'usage: auth-server [serve | migrate | version | token --role R [--sub S] [--exp SECONDS] | keys generate [--alg RS256|ES256|EdDSA]]';
 
-async function openDatabase(config: AuthConfig) {
-  const db = connect<AuthDatabase>(config.db.url, { maxPoolSize: config.db.maxPoolSize, authNamespace: config.db.namespace });
+async function openDatabase(config: AuthConfig, telemetry?: Telemetry) {
+  const db = connect<AuthDatabase>(config.db.url, {
+    maxPoolSize: config.db.maxPoolSize,
+    authNamespace: config.db.namespace,
+    onQuery: telemetry && config.tracing.enabled ? (query) => telemetry.recordQuery(query) : undefined,
+  });
   const applied = await migrateAuth(db, { namespace: config.db.namespace });
   return { db, applied };
+}
+
+/** TRACING_* / METRICS_* / OTEL_*: undefined when both are off. */
+function telemetryFor(config: AuthConfig): Telemetry | undefined {
+  if (!config.tracing.enabled && !config.metrics.enabled) return undefined;
+  return createTelemetry({
+    serviceName: 'auth-server',
+    versionAttribute: 'auth.version',
+    version: VERSION,
+    resourceAttributes: config.tracing.resourceAttributes,
+    debug: config.tracing.debug,
+    tracing: { enabled: config.tracing.enabled },
+    metrics: { enabled: config.metrics.enabled, exporter: config.metrics.exporter, host: config.metrics.prometheusHost, port: config.metrics.prometheusPort },
+  });
 }
 
 async function main(argv: string[]): Promise<void> {
@@ -65,8 +84,10 @@ async function main(argv: string[]): Promise<void> {
     return;
   }
   const log = createLogger(loggerOptions(process.env, config));
+  const telemetry = command === 'serve' ? telemetryFor(config) : undefined;
 
-  const { db, applied } = await openDatabase(config);
+  const { db, applied } = await openDatabase(config, telemetry);
+  telemetry?.observePool(() => poolStats(db));
   if (applied.length > 0) log.info({ migrations: applied }, 'migrations applied');
   if (command === 'migrate') {
     console.log(applied.length > 0 ? `applied: ${applied.join(', ')}` : 'database is up to date');
@@ -81,9 +102,9 @@ async function main(argv: string[]): Promise<void> {
     clock: systemClock.now,
   });
   // Mail goes over SMTP when SMTP_HOST is set; otherwise it is logged (development) or refused (production).
-  const mailer = createMailer({ config, log, production: process.env.NODE_ENV === 'production', db });
+  const mailer = createMailer({ config, log, production: process.env.NODE_ENV === 'production', db, onSent: () => telemetry?.count('emails_sent') });
   mailer.outbox?.start();
-  const deps: Deps = { config, db, jwt, mailer, sms: createSmsSender(config.sms), clock: systemClock, log };
+  const deps: Deps = { config, db, jwt, mailer, sms: createSmsSender(config.sms), clock: systemClock, log, telemetry };
   const app = createApp(deps);
   const stopHousekeeping = startHousekeeping(deps);
   // Like the DNS API: every interface in production (containers), only this machine otherwise.
@@ -113,6 +134,7 @@ async function main(argv: string[]): Promise<void> {
     server.close(() => {
       mailer
         .close()
+        .then(() => telemetry?.shutdown())
         .then(() => db.destroy())
         .catch((err: unknown) => log.error({ err }, 'closing the database failed'))
         .finally(() => process.exit(0));

@@ -1,5 +1,5 @@
 import express, { type Express } from 'express';
-import { requestLogging } from '@keyzone/logging';
+import { matchedRoute, requestLogging } from '@keyzone/logging';
 import type { Deps } from './deps';
 import { bearerAuth } from './http/bearer-auth';
 import { jsonBody } from './http/json-body';
@@ -20,6 +20,7 @@ export function createApp(deps: Deps): Express {
   app.set('etag', false);
 
   app.use(requestLogging({ logger: deps.log }));
+  if (deps.telemetry) app.use(deps.telemetry.httpMiddleware(matchedRoute));
   app.use((_req, res, next) => {
     res.setHeader('Cache-Control', 'no-cache');
     next();

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import type { Telemetry } from '@keyzone/telemetry';
 import type { DnsConfig } from '@keyzone/config';
 import type { Db } from './queries/db';
 import type { AuditHook } from './services/audit-hook';
@@ -21,6 +22,8 @@ export interface Deps {
   audit: AuditHook;
   /** The auth server's access tokens (auth.yml enabled), else undefined. */
   authTokens: AuthTokens | undefined;
+  /** Tracing and metrics (telemetry.yml); undefined when both are off or in tests. */
+  telemetry?: Telemetry;
 }
 
 export function buildDeps(parts: Omit<Deps, 'clock' | 'audit' | 'authTokens'> & Partial<Pick<Deps, 'clock' | 'audit'>>): Deps {

@@ -4,7 +4,8 @@
 //   --first-name F --last-name L [--admin] | import-nictool --from mysql://user:pass@host/nictool [--dry-run]
 import path from 'node:path';
 import { exitOnConfigError, loadDnsConfig, type DnsConfig } from '@keyzone/config';
-import { connect, defaultDatabaseUrl, migrateDns, type DnsDatabase } from '@keyzone/db';
+import { connect, defaultDatabaseUrl, migrateDns, poolStats, type DnsDatabase } from '@keyzone/db';
+import { createTelemetry, type Telemetry } from '@keyzone/telemetry';
 import { createLogger } from '@keyzone/logging';
 import { createApp } from './app';
 import { parseCreateUserArgs } from './cli/create-user';
@@ -31,17 +32,36 @@ function loadConfig(): DnsConfig {
   }
 }
 
-function openDatabase(config: DnsConfig) {
-  return connect<DnsDatabase>(config.database.url ?? defaultDatabaseUrl(APP_NAME));
+function openDatabase(config: DnsConfig, telemetry?: Telemetry) {
+  return connect<DnsDatabase>(config.database.url ?? defaultDatabaseUrl(APP_NAME), {
+    onQuery: telemetry && config.telemetry.tracingEnabled ? (query) => telemetry.recordQuery(query) : undefined,
+  });
+}
+
+/** telemetry.yml / TRACING_* / METRICS_* / OTEL_*: undefined when both are off. */
+function telemetryFor(config: DnsConfig): Telemetry | undefined {
+  const t = config.telemetry;
+  if (!t.tracingEnabled && !t.metricsEnabled) return undefined;
+  return createTelemetry({
+    serviceName: APP_NAME,
+    versionAttribute: 'dns.version',
+    version: API_VERSION,
+    resourceAttributes: t.resourceAttributes,
+    debug: t.debug,
+    tracing: { enabled: t.tracingEnabled },
+    metrics: { enabled: t.metricsEnabled, exporter: t.metricsExporter, host: t.prometheusHost, port: t.prometheusPort },
+  });
 }
 
 async function serve(): Promise<void> {
   const config = loadConfig();
   const log = createLogger({ name: APP_NAME, level: config.log.level, file: config.log.file, pretty: config.env === 'development' });
-  const db = openDatabase(config);
+  const telemetry = telemetryFor(config);
+  const db = openDatabase(config, telemetry);
+  telemetry?.observePool(() => poolStats(db));
   const applied = await migrateDns(db);
   if (applied.length > 0) log.info({ applied }, 'migrations applied');
-  const deps = buildDeps({ config, db, log });
+  const deps = buildDeps({ config, db, log, telemetry });
   const server = await listen(createApp(deps), config.http);
   log.info({ url: urlOf(server), env: config.env }, `dns-session-api listening on ${urlOf(server)}`);
   const prune = setInterval(() => {
@@ -51,7 +71,9 @@ async function serve(): Promise<void> {
   const stop = () => {
     clearInterval(prune);
     server.close(() => {
-      db.destroy().finally(() => process.exit(0));
+      Promise.resolve(telemetry?.shutdown())
+        .then(() => db.destroy())
+        .finally(() => process.exit(0));
     });
     server.closeIdleConnections();
   };

@@ -48,6 +48,11 @@ test:
   });
 }
 
+const NO_TELEMETRY = {
+  tracingEnabled: false, metricsEnabled: false, metricsExporter: 'opentelemetry', prometheusHost: '0.0.0.0', prometheusPort: 9100,
+  resourceAttributes: {}, debug: false,
+};
+
 const NO_AUTH = {
   enabled: false, url: undefined, jwksUrl: undefined, jwtSecret: undefined, issuer: undefined, audience: 'authenticated',
   sessionCheckSeconds: 60, autoLinkByVerifiedEmail: false,
@@ -62,6 +67,7 @@ describe('loadDnsConfig', () => {
       database: { url: 'pglite://.data/dns-session-api' },
       log: { level: 'info', file: undefined },
       security: { bcryptCost: 10 },
+      telemetry: NO_TELEMETRY,
       auth: NO_AUTH,
       env: 'development',
     });
@@ -135,6 +141,7 @@ describe('loadDnsConfig', () => {
       database: { url: undefined },
       log: { level: 'info', file: undefined },
       security: { bcryptCost: 10 },
+      telemetry: NO_TELEMETRY,
       auth: NO_AUTH,
       env: 'test',
     });
@@ -166,6 +173,20 @@ describe('loadDnsConfig', () => {
     const missing = appConfig({ 'config/auth.yml': 'default:\n  enabled: true\n' });
     expect(configError(() => loadDnsConfig({ dir: missing, env: {} })).problems).toEqual([
       'auth.yml: url is required when enabled (the auth server that issued the tokens)',
+    ]);
+  });
+
+  it('telemetry: telemetry.yml with the auth server\'s environment variables winning', () => {
+    const dir = appConfig({ 'config/telemetry.yml': 'default:\n  metrics_enabled: true\n  metrics_exporter: prometheus\n  resource_attributes:\n    team: dns\n' });
+    expect(loadDnsConfig({ dir, env: {} }).telemetry).toEqual({ ...NO_TELEMETRY, metricsEnabled: true, metricsExporter: 'prometheus', resourceAttributes: { team: 'dns' } });
+    const fromEnv = loadDnsConfig({
+      dir,
+      env: { TRACING_ENABLED: 'true', METRICS_ENABLED: 'false', OTEL_EXPORTER_PROMETHEUS_PORT: '9464', OTEL_RESOURCE_ATTRIBUTES: 'deployment.environment=prod%20eu', DEBUG: '1' },
+    }).telemetry;
+    expect(fromEnv).toMatchObject({ tracingEnabled: true, metricsEnabled: false, prometheusPort: 9464, debug: true, resourceAttributes: { team: 'dns', 'deployment.environment': 'prod eu' } });
+    expect(configError(() => loadDnsConfig({ dir, env: { TRACING_ENABLED: 'yes', METRICS_EXPORTER: 'statsd' } })).problems).toEqual([
+      'TRACING_ENABLED: expected true or false, got "yes"',
+      'METRICS_EXPORTER: expected prometheus or opentelemetry, got "statsd"',
     ]);
   });
 

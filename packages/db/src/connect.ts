@@ -1,11 +1,11 @@
 import path from 'node:path';
 import { Kysely, PostgresDialect } from 'kysely';
-import type { Dialect } from 'kysely';
+import type { Dialect, LogConfig } from 'kysely';
 import { Pool } from 'pg';
 import type { PoolConfig } from 'pg';
 import { AuthNamespacePlugin } from './namespace-plugin';
 import { LazyPGliteDialect } from './pglite-dialect';
-import { rememberPool } from './prepared-statements';
+import { rememberPool, type QueryEvent } from './prepared-statements';
 
 export interface ConnectOptions {
   /** pg pool size; 0 or undefined = node-postgres default (10). Ignored for PGlite. */
@@ -19,6 +19,8 @@ export interface ConnectOptions {
   onIdleConnectionError?: (err: Error) => void;
   /** How long a query waits for a pooled connection before failing (ms); default 10 000. */
   connectTimeoutMs?: number;
+  /** Hears about every finished query (tracing: each becomes a span). */
+  onQuery?: (event: QueryEvent) => void;
 }
 
 export type ParsedDatabaseUrl =
@@ -50,6 +52,11 @@ export function defaultDatabaseUrl(appName: string): string {
  * A Kysely instance for `url`. PGlite opens lazily on the first query (the WASM start takes seconds);
  * `db.destroy()` ends the pool or closes PGlite.
  */
+function queryLog(onQuery: ConnectOptions['onQuery']): LogConfig | undefined {
+  if (!onQuery) return undefined;
+  return (event) => onQuery({ sql: event.query.sql, durationMs: event.queryDurationMillis, failed: event.level === 'error' });
+}
+
 export function connect<DB>(url: string, options: ConnectOptions = {}): Kysely<DB> {
   const parsed = parseDatabaseUrl(url);
   let dialect: Dialect;
@@ -61,13 +68,13 @@ export function connect<DB>(url: string, options: ConnectOptions = {}): Kysely<D
     const pool = new Pool(config);
     pool.on('error', (err) => options.onIdleConnectionError?.(err));
     // Remembered for executeNamed (prepared-statements.ts): hot reads run as named statements on this pool.
-    const db = withAuthNamespace(new Kysely<DB>({ dialect: new PostgresDialect({ pool }) }), options.authNamespace);
-    rememberPool(db as Kysely<unknown>, pool);
+    const db = withAuthNamespace(new Kysely<DB>({ dialect: new PostgresDialect({ pool }), log: queryLog(options.onQuery) }), options.authNamespace);
+    rememberPool(db as Kysely<unknown>, pool, options.onQuery);
     return db;
   } else {
     dialect = new LazyPGliteDialect({ dataDir: parsed.dataDir });
   }
-  return withAuthNamespace(new Kysely<DB>({ dialect }), options.authNamespace);
+  return withAuthNamespace(new Kysely<DB>({ dialect, log: queryLog(options.onQuery) }), options.authNamespace);
 }
 
 /** Installs the DB_NAMESPACE plugin when a namespace is given. */

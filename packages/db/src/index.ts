@@ -1,5 +1,5 @@
 export { connect, defaultDatabaseUrl, parseDatabaseUrl, withAuthNamespace } from './connect';
-export { executeNamed } from './prepared-statements';
+export { executeNamed, poolStats, type QueryEvent } from './prepared-statements';
 export { PGliteFolderInUseError } from './pglite-folder-lock';
 export type { ConnectOptions, ParsedDatabaseUrl } from './connect';
 export { migrateAuth, migrateDns, MigrationFailedError } from './migrate';

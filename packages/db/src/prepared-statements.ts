@@ -6,11 +6,24 @@
 import type { CompiledQuery, Kysely } from 'kysely';
 import type { Pool } from 'pg';
 
-const pools = new WeakMap<object, Pool>();
+/** A finished query, for tracing (ConnectOptions.onQuery). */
+export interface QueryEvent {
+  sql: string;
+  durationMs: number;
+  failed: boolean;
+}
 
-/** Called by connect(): the pg pool behind a Kysely instance it made. */
-export function rememberPool(db: Kysely<unknown>, pool: Pool): void {
-  pools.set(db, pool);
+const pools = new WeakMap<object, { pool: Pool; onQuery?: (event: QueryEvent) => void }>();
+
+/** Called by connect(): the pg pool behind a Kysely instance it made, and who hears about its queries. */
+export function rememberPool(db: Kysely<unknown>, pool: Pool, onQuery?: (event: QueryEvent) => void): void {
+  pools.set(db, { pool, onQuery });
+}
+
+/** The pool's connections (for metrics), or undefined for PGlite and other Kysely instances. */
+export function poolStats(db: Kysely<any>): { total: number; idle: number; waiting: number } | undefined { // eslint-disable-line @typescript-eslint/no-explicit-any
+  const entry = pools.get(db);
+  return entry ? { total: entry.pool.totalCount, idle: entry.pool.idleCount, waiting: entry.pool.waitingCount } : undefined;
 }
 
 /**
@@ -20,8 +33,15 @@ export function rememberPool(db: Kysely<unknown>, pool: Pool): void {
  * run on this path, so use it for plain reads only.
  */
 export async function executeNamed<R>(db: Kysely<any>, name: string, query: CompiledQuery<R>): Promise<R[]> { // eslint-disable-line @typescript-eslint/no-explicit-any
-  const pool = pools.get(db);
-  if (!pool) return (await db.executeQuery(query)).rows;
-  const result = await pool.query({ name, text: query.sql, values: query.parameters as unknown[] });
-  return result.rows as R[];
+  const entry = pools.get(db);
+  if (!entry) return (await db.executeQuery(query)).rows;
+  const started = performance.now();
+  let failed = true;
+  try {
+    const result = await entry.pool.query({ name, text: query.sql, values: query.parameters as unknown[] });
+    failed = false;
+    return result.rows as R[];
+  } finally {
+    entry.onQuery?.({ sql: query.sql, durationMs: performance.now() - started, failed });
+  }
 }

@@ -163,3 +163,8 @@ function joinRoute(baseUrl: string, routePath: unknown): string {
   if (path === '/' && baseUrl !== '') return baseUrl;
   return baseUrl + path;
 }
+
+/** The parametrized route Express matched for this request (e.g. "/admin/users/:user_id"), once it did. */
+export function matchedRoute(req: Request): string | undefined {
+  return (req as unknown as Tracked)[MATCHED]?.value;
+}

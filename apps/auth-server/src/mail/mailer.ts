@@ -110,6 +110,8 @@ export interface CreateMailerOptions {
   /** Where queued mail is kept (auth.mail_outbox); without it the mailer only sends directly. */
   db?: AuthDb;
   outbox?: OutboxOptions;
+  /** Called after each message the transport accepted (the emails_sent metric). */
+  onSent?: () => void;
 }
 
 export function createMailer(options: CreateMailerOptions): Mailer {
@@ -122,7 +124,18 @@ export function createMailer(options: CreateMailerOptions): Mailer {
       : options.production
         ? createUnconfiguredTransport()
         : createLogTransport(log));
+  const counted: MailTransport = options.onSent ? withSentHook(transport, options.onSent) : transport;
   const templates = new TemplateStore({ urls: config.mailer.templates, log, now: options.now });
-  const outbox = options.db ? new MailOutbox(options.db, transport, log, options.outbox) : undefined;
-  return new Mailer(config, transport, templates, log, outbox);
+  const outbox = options.db ? new MailOutbox(options.db, counted, log, options.outbox) : undefined;
+  return new Mailer(config, counted, templates, log, outbox);
+}
+
+function withSentHook(transport: MailTransport, onSent: () => void): MailTransport {
+  return Object.assign(Object.create(transport) as MailTransport, {
+    async send(...args: Parameters<MailTransport['send']>) {
+      const result = await transport.send(...args);
+      onSent();
+      return result;
+    },
+  });
 }

@@ -48,7 +48,7 @@ export class LeaseBook {
 }
 
 /** Takes one request from `client`'s bucket for `limit`; throws 429 with Retry-After when empty. */
-export async function takeSharedLimit(deps: Pick<Deps, 'db' | 'clock'>, limit: SharedLimit, client: string, book?: LeaseBook): Promise<void> {
+export async function takeSharedLimit(deps: Pick<Deps, 'db' | 'clock' | 'telemetry'>, limit: SharedLimit, client: string, book?: LeaseBook): Promise<void> {
   if (limit.limit <= 0) throw rateLimitError(limit.windowSeconds);
   const now = deps.clock.now();
   const key = `${limit.name}:${client}`;
@@ -66,5 +66,6 @@ export async function takeSharedLimit(deps: Pick<Deps, 'db' | 'clock'>, limit: S
     book?.keep(key, granted - 1, now);
     return;
   }
+  deps.telemetry?.count('rate_limit_rejections', { limit: limit.name });
   throw rateLimitError((1 - left) / params.ratePerSecond);
 }

@@ -31,7 +31,7 @@ export function renderSms(template: string, code: string): string {
 
 /** Issues and sends a code to `phone` for `userId`; returns the provider's message id ('' for a test number). */
 export async function sendSmsOtp(
-  deps: Pick<Deps, 'config' | 'clock' | 'sms'>,
+  deps: Pick<Deps, 'config' | 'clock' | 'sms' | 'telemetry'>,
   tx: Executor,
   input: { userId: string; phone: string; type: SmsTokenType; channel?: 'sms' | 'whatsapp' },
 ): Promise<string> {
@@ -57,7 +57,7 @@ export async function sendSmsOtp(
  * back); a provider's refusal is 500 sms_send_failed with its message. Returns the provider's message id.
  */
 export async function deliverSms(
-  deps: Pick<Deps, 'config' | 'clock' | 'sms'>,
+  deps: Pick<Deps, 'config' | 'clock' | 'sms' | 'telemetry'>,
   tx: Executor,
   input: { phone: string; body: string; channel?: 'sms' | 'whatsapp' },
 ): Promise<string> {
@@ -68,6 +68,7 @@ export async function deliverSms(
   if (!deps.sms) throw new ApiError(500, ErrorCode.sms_send_failed, 'Error sending SMS: no SMS provider is configured (SMS_PROVIDER)');
   try {
     const sent = await deps.sms.send({ to: input.phone, body: input.body, channel: input.channel });
+    deps.telemetry?.count('sms_sent', { provider: deps.config.sms.provider ?? '' });
     return sent.messageId ?? '';
   } catch (err) {
     const message = err instanceof SmsSendError ? `${err.provider}: ${err.message}` : (err as Error).message;

@@ -51,6 +51,8 @@ export interface StartOptions {
   database?: TestDatabase;
   /** auth.yml settings for this server (the auth server's tokens). */
   auth?: Partial<DnsConfig['auth']>;
+  /** Lets a test change the deps (telemetry, a traced connection) before the app is built. */
+  configure?: (deps: Deps) => Deps;
 }
 
 /** A migrated fresh database, the app built from real deps, listening on 127.0.0.1 on a random port. */
@@ -64,7 +66,8 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
   const config: DnsConfig = options.auth ? { ...loaded, auth: { ...loaded.auth, ...options.auth } } : loaded;
   const clock = new TestClock();
   const log = createLogger({ name: 'dns-session-api-test', level: process.env.DEBUG_TEST_LOGS ? 'debug' : 'silent' });
-  const deps = buildDeps({ config: { ...config, security: { bcryptCost: 4 } }, db: database.db, log, clock });
+  const built = buildDeps({ config: { ...config, security: { bcryptCost: 4 } }, db: database.db, log, clock });
+  const deps = options.configure ? options.configure(built) : built;
   const server: Server = await listen(createApp(deps), { host: '127.0.0.1', port: 0, keepAliveTimeoutSeconds: config.http.keepAliveTimeoutSeconds });
   const url = urlOf(server);
 

@@ -3,7 +3,7 @@ import type { MetricsConfig, TracingConfig } from './schema';
 import type { EnvReader } from './env-reader';
 
 /** OTEL_RESOURCE_ATTRIBUTES: "key=value,key2=value2" (W3C baggage style, values percent-decoded). */
-function parseAttributes(raw: string): Record<string, string> | undefined {
+export function parseAttributes(raw: string): Record<string, string> | undefined {
   const out: Record<string, string> = {};
   for (const item of raw.split(',').map((s) => s.trim()).filter(Boolean)) {
     const eq = item.indexOf('=');

@@ -8,6 +8,7 @@ import { deepFreeze, parseInteger, quote } from '../coerce';
 import { parseNodeEnv, parseYamlEnvironments } from '../yaml/environments';
 import { DEFAULT_DEV_SESSION_SECRET, DNS_ENVIRONMENTS, type DnsConfig } from './schema';
 import { DB_URL, dnsYamlSchema, parseBytes } from './yaml-schema';
+import { parseAttributes } from '../auth/schema-observability';
 
 export interface LoadDnsConfigOptions {
   /** The config folder, or a folder containing `config/`; default `config` under cwd. DNS_CONFIG_DIR wins. */
@@ -72,6 +73,29 @@ export function loadDnsConfig(options: LoadDnsConfigOptions = {}): DnsConfig {
       }
     }
   }
+  const envBool = (name: string): boolean | undefined => {
+    const raw = setting(env, name)?.trim().toLowerCase();
+    if (raw === undefined) return undefined;
+    if (['true', '1'].includes(raw)) return true;
+    if (['false', '0'].includes(raw)) return false;
+    problems.push(`${name}: expected true or false, got ${quote(raw)}`);
+    return undefined;
+  };
+  const tracingEnv = envBool('TRACING_ENABLED');
+  const metricsEnv = envBool('METRICS_ENABLED');
+  const debugEnv = envBool('DEBUG');
+  const exporterEnv = setting(env, 'METRICS_EXPORTER')?.trim().toLowerCase();
+  if (exporterEnv !== undefined && exporterEnv !== 'prometheus' && exporterEnv !== 'opentelemetry') {
+    problems.push(`METRICS_EXPORTER: expected prometheus or opentelemetry, got ${quote(exporterEnv)}`);
+  }
+  const promPortText = setting(env, 'OTEL_EXPORTER_PROMETHEUS_PORT');
+  const promPort = promPortText === undefined ? undefined : parseInteger(promPortText);
+  if (promPortText !== undefined && (promPort === undefined || promPort < 0 || promPort > 65535)) {
+    problems.push(`OTEL_EXPORTER_PROMETHEUS_PORT: expected a number from 0 to 65535, got ${quote(promPortText)}`);
+  }
+  const resourceText = setting(env, 'OTEL_RESOURCE_ATTRIBUTES');
+  const resourceEnv = resourceText === undefined ? {} : parseAttributes(resourceText);
+  if (resourceEnv === undefined) problems.push('OTEL_RESOURCE_ATTRIBUTES: expected comma-separated key=value pairs');
   if (yml?.auth.enabled && yml.auth.url === undefined) {
     problems.push('auth.yml: url is required when enabled (the auth server that issued the tokens)');
   }
@@ -96,6 +120,15 @@ export function loadDnsConfig(options: LoadDnsConfigOptions = {}): DnsConfig {
     database: { url: databaseUrl ?? yml.database.url },
     log: { level: yml.log.level, file: yml.log.file },
     security: { bcryptCost: yml.security.bcrypt_cost },
+    telemetry: {
+      tracingEnabled: tracingEnv ?? yml.telemetry.tracing_enabled,
+      metricsEnabled: metricsEnv ?? yml.telemetry.metrics_enabled,
+      metricsExporter: (exporterEnv as 'prometheus' | 'opentelemetry' | undefined) ?? yml.telemetry.metrics_exporter,
+      prometheusHost: setting(env, 'OTEL_EXPORTER_PROMETHEUS_HOST')?.trim() ?? yml.telemetry.prometheus_host,
+      prometheusPort: promPort ?? yml.telemetry.prometheus_port,
+      resourceAttributes: { ...yml.telemetry.resource_attributes, ...resourceEnv },
+      debug: debugEnv ?? yml.telemetry.debug,
+    },
     auth: {
       enabled: yml.auth.enabled,
       url: authUrl,

@@ -36,6 +36,15 @@ export interface DnsConfig {
   security: {
     bcryptCost: number;                // security.yml bcrypt_cost, default 10, 4..15
   };
+  telemetry: {
+    tracingEnabled: boolean;           // telemetry.yml tracing_enabled (env TRACING_ENABLED wins), default false
+    metricsEnabled: boolean;           // telemetry.yml metrics_enabled (env METRICS_ENABLED wins), default false
+    metricsExporter: 'prometheus' | 'opentelemetry'; // metrics_exporter (env METRICS_EXPORTER), default opentelemetry
+    prometheusHost: string;            // prometheus_host (env OTEL_EXPORTER_PROMETHEUS_HOST), default 0.0.0.0
+    prometheusPort: number;            // prometheus_port (env OTEL_EXPORTER_PROMETHEUS_PORT), default 9100
+    resourceAttributes: Record<string, string>; // resource_attributes, merged under env OTEL_RESOURCE_ATTRIBUTES
+    debug: boolean;                    // debug (env DEBUG), default false
+  };
   auth: {
     enabled: boolean;                  // auth.yml enabled: accept the auth server's access tokens, default false
     url: string | undefined;           // auth.yml url: the auth server's base URL (required when enabled)

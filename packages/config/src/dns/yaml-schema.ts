@@ -47,6 +47,17 @@ export const dnsYamlSchema = z.strictObject({
   security: z.strictObject({
     bcrypt_cost: z.number().int().min(4).max(15).default(10),
   }).prefault({}),
+  // OpenTelemetry (issue 18); TRACING_ENABLED, METRICS_ENABLED, METRICS_EXPORTER, OTEL_EXPORTER_PROMETHEUS_HOST/PORT,
+  // OTEL_RESOURCE_ATTRIBUTES and DEBUG in the environment win, as for the auth server.
+  telemetry: z.strictObject({
+    tracing_enabled: z.boolean().default(false),
+    metrics_enabled: z.boolean().default(false),
+    metrics_exporter: z.enum(['prometheus', 'opentelemetry']).default('opentelemetry'),
+    prometheus_host: z.string().min(1).default('0.0.0.0'),
+    prometheus_port: port.default(9100),
+    resource_attributes: z.record(z.string(), z.string()).default({}),
+    debug: z.boolean().default(false),
+  }).prefault({}),
   // The auth server's users on this API (issue 20): off unless enabled.
   auth: z.strictObject({
     enabled: z.boolean().default(false),
