@@ -21,6 +21,14 @@ export function createApp(deps: Deps): Express {
 
   app.use(requestLogging({ logger: deps.log }));
   if (deps.telemetry) app.use(deps.telemetry.httpMiddleware(matchedRoute));
+  const publisher = deps.publisher;
+  if (publisher) {
+    // A change queues its publish jobs in its transaction, committed by the time the answer is sent.
+    app.use((req, res, next) => {
+      if (req.method !== 'GET' && req.method !== 'HEAD') res.on('finish', () => publisher.kick());
+      next();
+    });
+  }
   app.use((_req, res, next) => {
     res.setHeader('Cache-Control', 'no-cache');
     next();

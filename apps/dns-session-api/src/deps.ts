@@ -5,6 +5,8 @@ import type { Db } from './queries/db';
 import type { AuditHook } from './services/audit-hook';
 import { createDbAudit } from './services/audit';
 import { AuthTokens } from './services/auth-tokens';
+import { Publisher } from './publishing/publisher';
+import { publishingAudit } from './publishing/queue';
 
 export interface Clock {
   now(): Date;
@@ -24,11 +26,17 @@ export interface Deps {
   authTokens: AuthTokens | undefined;
   /** Tracing and metrics (telemetry.yml); undefined when both are off or in tests. */
   telemetry?: Telemetry;
+  /** Zone publishing (publish.yml enabled): main.ts starts it; requests kick it after they answer. */
+  publisher: Publisher | undefined;
 }
 
-export function buildDeps(parts: Omit<Deps, 'clock' | 'audit' | 'authTokens'> & Partial<Pick<Deps, 'clock' | 'audit'>>): Deps {
+export function buildDeps(parts: Omit<Deps, 'clock' | 'audit' | 'authTokens' | 'publisher'> & Partial<Pick<Deps, 'clock' | 'audit'>>): Deps {
   const clock = parts.clock ?? systemClock;
   const authTokens = parts.config.auth.enabled ? new AuthTokens(parts.config.auth, parts.db, clock) : undefined;
-  // The audit history (services/audit.ts) records every user, group, zone, record and nameserver change.
-  return { ...parts, clock, audit: parts.audit ?? createDbAudit(clock), authTokens };
+  // The audit history (services/audit.ts) records every user, group, zone, record and nameserver change; with
+  // publishing on, the same hook queues a publish job for every zone change, in the change's transaction.
+  const audit = parts.audit ?? createDbAudit(clock);
+  if (!parts.config.publish.enabled) return { ...parts, clock, audit, authTokens, publisher: undefined };
+  const publisher = new Publisher({ db: parts.db, config: parts.config, clock, log: parts.log });
+  return { ...parts, clock, audit: publishingAudit(audit, parts.config.publish, clock), authTokens, publisher };
 }

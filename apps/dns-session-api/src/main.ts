@@ -63,6 +63,7 @@ async function serve(): Promise<void> {
   if (applied.length > 0) log.info({ applied }, 'migrations applied');
   const deps = buildDeps({ config, db, log, telemetry });
   const server = await listen(createApp(deps), config.http);
+  deps.publisher?.start();
   log.info({ url: urlOf(server), env: config.env }, `dns-session-api listening on ${urlOf(server)}`);
   const prune = setInterval(() => {
     deleteExpiredSessions(db, systemClock.now()).catch((err: unknown) => log.warn({ err }, 'session prune failed'));
@@ -71,7 +72,8 @@ async function serve(): Promise<void> {
   const stop = () => {
     clearInterval(prune);
     server.close(() => {
-      Promise.resolve(telemetry?.shutdown())
+      Promise.resolve(deps.publisher?.stop())
+        .then(() => telemetry?.shutdown())
         .then(() => db.destroy())
         .finally(() => process.exit(0));
     });

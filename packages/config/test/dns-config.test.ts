@@ -48,6 +48,8 @@ test:
   });
 }
 
+const NO_PUBLISH = { enabled: false, pollSeconds: 2, timeoutSeconds: 10, maxRetrySeconds: 300, powerdns: {}, zoneFiles: undefined };
+
 const NO_TELEMETRY = {
   tracingEnabled: false, metricsEnabled: false, metricsExporter: 'opentelemetry', prometheusHost: '0.0.0.0', prometheusPort: 9100,
   resourceAttributes: {}, debug: false,
@@ -67,6 +69,7 @@ describe('loadDnsConfig', () => {
       database: { url: 'pglite://.data/dns-session-api' },
       log: { level: 'info', file: undefined },
       security: { bcryptCost: 10 },
+      publish: NO_PUBLISH,
       telemetry: NO_TELEMETRY,
       auth: NO_AUTH,
       env: 'development',
@@ -141,6 +144,7 @@ describe('loadDnsConfig', () => {
       database: { url: undefined },
       log: { level: 'info', file: undefined },
       security: { bcryptCost: 10 },
+      publish: NO_PUBLISH,
       telemetry: NO_TELEMETRY,
       auth: NO_AUTH,
       env: 'test',

@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import { envelope } from '../http/envelope';
+import { publishStatus } from '../publishing/publisher';
+import { envelope, envelopeSchema } from '../http/envelope';
 import { defineRoute, type RouteFamily } from '../http/route';
-import { deletedQuery, idNumber, idParams } from '../http/schemas';
+import { deletedQuery, emptyQuery, idNumber, idParams } from '../http/schemas';
 import { NAMESERVER_EXPORT_TYPES } from '../queries/nameservers';
 import { nameserverResponseSchema, nameserverSchema, serializeNameserver } from '../serialize-zones';
 import { changeNameserver, createNameserver, deleteNameserver, getNameserver, listNameservers } from '../services/nameservers';
@@ -25,6 +26,11 @@ const updateBody = z
   .object({ ...fields, name: fields.name.optional(), deleted: z.literal(false).optional().meta({ description: 'false restores a deleted nameserver' }) })
   .strict()
   .refine((v) => Object.keys(v).length > 0, 'at least one field is required');
+
+const publishStatusSchema = z.object({
+  nameserver_id: z.number(), queued: z.number(), last_success_at: z.string().nullable(), last_error: z.string().nullable(),
+  last_error_at: z.string().nullable(), next_attempt_at: z.string().nullable(),
+});
 
 const example = { id: 7, gid: 4096, name: 'ns1.example.com.', address: '192.0.2.53', address6: null, ttl: 3600, description: '', export: { type: 'bind' }, deleted: false };
 const reply = (msg: string) => ({ nameserver: example, meta: { api: { version: '0.1.0' }, msg } });
@@ -55,6 +61,23 @@ export const nameserverRoutes: RouteFamily = {
       async handler({ params, query }, { deps, caller }) {
         const row = await getNameserver(deps, caller, params.id, { deleted: query.deleted });
         return { body: envelope('nameserver', serializeNameserver(row), "here's your nameserver") };
+      },
+    }),
+    defineRoute({
+      method: 'get', path: '/nameserver/:id/status', auth: 'session',
+      summary: 'Publishing status of a nameserver',
+      description: 'How publishing to this nameserver goes (publish.yml): jobs still queued, the last success, the last error and when the next try is due.',
+      params: idParams, query: emptyQuery,
+      responses: {
+        200: {
+          description: 'The status', schema: envelopeSchema('status', publishStatusSchema),
+          example: { status: { nameserver_id: 7, queued: 0, last_success_at: '2026-11-25T12:00:00.000Z', last_error: null, last_error_at: null, next_attempt_at: null }, meta: { api: { version: '0.1.0' }, msg: 'publishing status' } },
+        },
+        ...common,
+      },
+      async handler({ params }, { deps, caller }) {
+        const row = await getNameserver(deps, caller, params.id, { deleted: false });
+        return { body: envelope('status', await publishStatus(deps.db, row.id), 'publishing status') };
       },
     }),
     defineRoute({

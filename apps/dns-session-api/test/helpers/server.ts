@@ -51,6 +51,8 @@ export interface StartOptions {
   database?: TestDatabase;
   /** auth.yml settings for this server (the auth server's tokens). */
   auth?: Partial<DnsConfig['auth']>;
+  /** publish.yml settings for this server (zone publishing). */
+  publish?: Partial<DnsConfig['publish']>;
   /** Lets a test change the deps (telemetry, a traced connection) before the app is built. */
   configure?: (deps: Deps) => Deps;
 }
@@ -63,7 +65,11 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
   const env: Record<string, string> = { DATABASE_URL: database.url, ...options.env };
   if (nodeEnv === 'production') env.SESSION_SECRET ??= 'a-production-test-secret-of-forty-characters';
   const loaded = loadDnsConfig({ dir: APP_DIR, nodeEnv, env });
-  const config: DnsConfig = options.auth ? { ...loaded, auth: { ...loaded.auth, ...options.auth } } : loaded;
+  const config: DnsConfig = {
+    ...loaded,
+    auth: { ...loaded.auth, ...options.auth },
+    publish: { ...loaded.publish, ...options.publish },
+  };
   const clock = new TestClock();
   const log = createLogger({ name: 'dns-session-api-test', level: process.env.DEBUG_TEST_LOGS ? 'debug' : 'silent' });
   const built = buildDeps({ config: { ...config, security: { bcryptCost: 4 } }, db: database.db, log, clock });

@@ -120,6 +120,21 @@ export function loadDnsConfig(options: LoadDnsConfigOptions = {}): DnsConfig {
     database: { url: databaseUrl ?? yml.database.url },
     log: { level: yml.log.level, file: yml.log.file },
     security: { bcryptCost: yml.security.bcrypt_cost },
+    publish: {
+      enabled: yml.publish.enabled,
+      pollSeconds: yml.publish.poll_seconds,
+      timeoutSeconds: yml.publish.timeout_seconds,
+      maxRetrySeconds: yml.publish.max_retry_seconds,
+      powerdns: Object.fromEntries(Object.entries(yml.publish.powerdns).map(([name, target]) => [
+        `${name.toLowerCase().replace(/\.$/, '')}.`,
+        { url: target.url.replace(/\/+$/, ''), apiKey: target.api_key, serverId: target.server_id },
+      ])),
+      zoneFiles: yml.publish.zone_files && {
+        directory: yml.publish.zone_files.directory,
+        includeFile: yml.publish.zone_files.include_file,
+        reloadCommand: yml.publish.zone_files.reload_command,
+      },
+    },
     telemetry: {
       tracingEnabled: tracingEnv ?? yml.telemetry.tracing_enabled,
       metricsEnabled: metricsEnv ?? yml.telemetry.metrics_enabled,

@@ -36,6 +36,14 @@ export interface DnsConfig {
   security: {
     bcryptCost: number;                // security.yml bcrypt_cost, default 10, 4..15
   };
+  publish: {
+    enabled: boolean;                  // publish.yml enabled: the publisher runs, default false
+    pollSeconds: number;               // poll_seconds: how often queued jobs are looked for (writes here start it at once), default 2
+    timeoutSeconds: number;            // timeout_seconds for one PowerDNS call or reload command, default 10
+    maxRetrySeconds: number;           // max_retry_seconds: the longest wait between retries of a failing job, default 300
+    powerdns: Record<string, { url: string; apiKey: string; serverId: string }>; // by nameserver name (absolute, lowercase)
+    zoneFiles: { directory: string; includeFile: string; reloadCommand: string[] } | undefined; // bind/nsd/knot
+  };
   telemetry: {
     tracingEnabled: boolean;           // telemetry.yml tracing_enabled (env TRACING_ENABLED wins), default false
     metricsEnabled: boolean;           // telemetry.yml metrics_enabled (env METRICS_ENABLED wins), default false

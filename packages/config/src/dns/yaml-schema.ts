@@ -58,6 +58,24 @@ export const dnsYamlSchema = z.strictObject({
     resource_attributes: z.record(z.string(), z.string()).default({}),
     debug: z.boolean().default(false),
   }).prefault({}),
+  // Publishing zones to nameservers (issue 19): PowerDNS over its HTTP API (per nameserver name), BIND/NSD/Knot
+  // as zone files in a directory plus a reload command (an argv list; {zone} is replaced by the zone name).
+  publish: z.strictObject({
+    enabled: z.boolean().default(false),
+    poll_seconds: z.number().min(0.05).default(2),
+    timeout_seconds: z.number().min(1).default(10),
+    max_retry_seconds: z.number().min(1).default(300),
+    powerdns: z.record(z.string().min(1), z.strictObject({
+      url: z.url({ protocol: /^https?$/ }),
+      api_key: z.string().min(1),
+      server_id: z.string().min(1).default('localhost'),
+    })).default({}),
+    zone_files: z.strictObject({
+      directory: z.string().min(1),
+      include_file: z.string().min(1).default('keyzone-zones.conf'),
+      reload_command: z.array(z.string().min(1)).default([]),
+    }).optional(),
+  }).prefault({}),
   // The auth server's users on this API (issue 20): off unless enabled.
   auth: z.strictObject({
     enabled: z.boolean().default(false),

@@ -153,3 +153,26 @@ export interface DnsUserIdentitiesTable {
 export interface DnsDatabase {
   'dns.user_identities': DnsUserIdentitiesTable;
 }
+
+// --- zone publishing (migration 202611250200_publish_jobs) ---
+export interface DnsPublishJobsTable {
+  id: Generated<string>;                     // bigserial, as a string
+  nameserver_id: number;
+  zone_id: number;
+  created_at: Generated<Date>;
+  attempts: Generated<number>;
+  next_attempt_at: Generated<Date>;
+  last_error: string | null;
+}
+
+export interface DnsPublishStatusTable {
+  nameserver_id: number;
+  last_success_at: Date | null;
+  last_error: string | null;
+  last_error_at: Date | null;
+}
+
+export interface DnsDatabase {
+  'dns.publish_jobs': DnsPublishJobsTable;
+  'dns.publish_status': DnsPublishStatusTable;
+}

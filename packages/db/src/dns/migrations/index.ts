@@ -10,6 +10,7 @@ import * as m202611240100 from './202611240100_unique_group_names';
 import * as m202611240110 from './202611240110_txt_character_strings';
 import * as m202611240120 from './202611240120_nictool_import_map';
 import * as m202611250100 from './202611250100_user_identities';
+import * as m202611250200 from './202611250200_publish_jobs';
 
 export const dnsMigrations: ReadonlyArray<readonly [string, Migration]> = [
   ['202611230300_create_schema', m202611230300],
@@ -20,6 +21,7 @@ export const dnsMigrations: ReadonlyArray<readonly [string, Migration]> = [
   ['202611240110_txt_character_strings', m202611240110],
   ['202611240120_nictool_import_map', m202611240120],
   ['202611250100_user_identities', m202611250100],
+  ['202611250200_publish_jobs', m202611250200],
 ];
 
 export const dnsMigrationProvider: MigrationProvider = {

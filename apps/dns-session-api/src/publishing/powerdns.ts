@@ -1,0 +1,97 @@
+// PowerDNS Authoritative through its HTTP API (/api/v1/servers/<id>/zones): a zone is created with all its
+// RRsets, or brought up to date with one PATCH that REPLACEs every RRset it should have and DELETEs the
+// others; a removed zone is deleted. soa_edit_api is off, so the SOA serial is the zone's own (YYYYMMDDnn).
+import { normalizeName, rdataToBind, zoneFileRecords, type ExportZone } from '../dns';
+
+export interface PowerDnsTarget {
+  url: string;
+  apiKey: string;
+  serverId: string;
+  timeoutMs: number;
+}
+
+interface RRset {
+  name: string;
+  type: string;
+  ttl?: number;
+  changetype?: 'REPLACE' | 'DELETE';
+  records?: Array<{ content: string; disabled: boolean }>;
+}
+
+/** The zone as PowerDNS RRsets (owner, type) with presentation-format contents; the SOA first. */
+export function rrsetsOf(zone: ExportZone): RRset[] {
+  const origin = normalizeName(zone.name);
+  const records = zoneFileRecords(zone);
+  const primary = zone.nameservers[0] ? normalizeName(zone.nameservers[0].name) : origin;
+  const { rname, serial, refresh, retry, expire, minimum } = zone.soa;
+  const sets = new Map<string, RRset>();
+  sets.set(`${origin} SOA`, {
+    name: origin, type: 'SOA', ttl: zone.ttl,
+    records: [{ content: `${zone.soa.mname ?? primary} ${rname} ${serial} ${refresh} ${retry} ${expire} ${minimum}`, disabled: false }],
+  });
+  for (const r of records) {
+    const key = `${r.owner} ${r.type}`;
+    let set = sets.get(key);
+    if (!set) {
+      set = { name: r.owner, type: r.type, ttl: r.ttl, records: [] };
+      sets.set(key, set);
+    }
+    set.records!.push({ content: rdataToBind(r.type, r.rdata), disabled: false });
+  }
+  return [...sets.values()];
+}
+
+async function api(target: PowerDnsTarget, method: string, path: string, body?: unknown): Promise<{ status: number; json: unknown }> {
+  let response: Response;
+  try {
+    response = await fetch(`${target.url}/api/v1/servers/${encodeURIComponent(target.serverId)}${path}`, {
+      method,
+      headers: { 'x-api-key': target.apiKey, accept: 'application/json', ...(body ? { 'content-type': 'application/json' } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+      signal: AbortSignal.timeout(target.timeoutMs),
+    });
+  } catch (err) {
+    throw new Error(`PowerDNS at ${target.url} did not answer: ${(err as Error).message}`);
+  }
+  const text = await response.text();
+  let json: unknown;
+  try {
+    json = text ? JSON.parse(text) : undefined;
+  } catch {
+    json = text;
+  }
+  return { status: response.status, json };
+}
+
+const failure = (what: string, answer: { status: number; json: unknown }) =>
+  new Error(`PowerDNS ${what}: ${answer.status} ${typeof answer.json === 'object' && answer.json && 'error' in answer.json ? String((answer.json as { error: unknown }).error) : JSON.stringify(answer.json)}`);
+
+export async function publishToPowerDns(target: PowerDnsTarget, zone: ExportZone): Promise<void> {
+  const name = normalizeName(zone.name);
+  const wanted = rrsetsOf(zone);
+  const current = await api(target, 'GET', `/zones/${encodeURIComponent(name)}`);
+  if (current.status === 404 || current.status === 422) {
+    const created = await api(target, 'POST', '/zones', {
+      name, kind: 'Native', nameservers: [], soa_edit_api: '', rrsets: wanted.map((s) => ({ ...s, changetype: 'REPLACE' })),
+    });
+    if (created.status !== 201) throw failure(`refused to create ${name}`, created);
+    return;
+  }
+  if (current.status !== 200) throw failure(`could not read ${name}`, current);
+  const existing = ((current.json as { rrsets?: RRset[] }).rrsets ?? []).map((s) => `${s.name} ${s.type}`);
+  const keep = new Set(wanted.map((s) => `${s.name} ${s.type}`));
+  const deletes = existing.filter((key) => !keep.has(key)).map((key) => {
+    const [owner, type] = key.split(' ') as [string, string];
+    return { name: owner, type, changetype: 'DELETE' as const };
+  });
+  const patched = await api(target, 'PATCH', `/zones/${encodeURIComponent(name)}`, {
+    rrsets: [...wanted.map((s) => ({ ...s, changetype: 'REPLACE' })), ...deletes],
+  });
+  if (patched.status !== 204) throw failure(`refused the changes to ${name}`, patched);
+}
+
+export async function removeFromPowerDns(target: PowerDnsTarget, zoneName: string): Promise<void> {
+  const name = normalizeName(zoneName);
+  const removed = await api(target, 'DELETE', `/zones/${encodeURIComponent(name)}`);
+  if (removed.status !== 204 && removed.status !== 404 && removed.status !== 422) throw failure(`refused to delete ${name}`, removed);
+}

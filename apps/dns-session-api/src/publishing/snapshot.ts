@@ -1,0 +1,31 @@
+// What a nameserver should serve for a zone right now: the zone as exported (SOA, NS and glue from the zone
+// row, the live records), or nothing when the zone is deleted or no longer assigned to that nameserver.
+import type { ExportZone } from '../dns';
+import type { Db } from '../queries/db';
+import { findLiveZoneRecords } from '../queries/zone-records';
+import { findZoneById, findZoneNameservers } from '../queries/zones';
+import { toZoneRecord } from '../services/zone-rules';
+
+export interface ZoneSnapshot {
+  name: string;
+  /** undefined: the nameserver must not serve the zone (deleted, or unassigned). */
+  zone: ExportZone | undefined;
+}
+
+export async function zoneSnapshot(db: Db, zoneId: number, nameserverId: number): Promise<ZoneSnapshot | undefined> {
+  const row = await findZoneById(db, zoneId);
+  if (!row) return undefined;
+  const nameservers = (await findZoneNameservers(db, [zoneId])).get(zoneId) ?? [];
+  if (row.deleted_at || !nameservers.some((ns) => ns.id === nameserverId)) return { name: row.name, zone: undefined };
+  const records = (await findLiveZoneRecords(db, zoneId)).map(toZoneRecord);
+  return {
+    name: row.name,
+    zone: {
+      name: row.name,
+      ttl: row.ttl,
+      soa: { rname: row.mailaddr, serial: row.serial, refresh: row.refresh, retry: row.retry, expire: row.expire, minimum: row.minimum },
+      nameservers,
+      records,
+    },
+  };
+}
