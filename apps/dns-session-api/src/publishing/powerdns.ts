@@ -10,6 +10,12 @@ export interface PowerDnsTarget {
   timeoutMs: number;
 }
 
+/**
+ * RRsets per request: PowerDNS refuses bodies over webserver-max-bodysize (2 MB by default), so a large zone
+ * goes in several PATCHes (its state between them is partly old, partly new: a few seconds for 50,000 records).
+ */
+const RRSETS_PER_REQUEST = 2000;
+
 interface RRset {
   name: string;
   type: string;
@@ -69,25 +75,29 @@ const failure = (what: string, answer: { status: number; json: unknown }) =>
 export async function publishToPowerDns(target: PowerDnsTarget, zone: ExportZone): Promise<void> {
   const name = normalizeName(zone.name);
   const wanted = rrsetsOf(zone);
-  const current = await api(target, 'GET', `/zones/${encodeURIComponent(name)}`);
+  const current = await api(target, 'GET', `/zones/${encodeURIComponent(name)}?rrsets=true`);
+  let existing: string[] = [];
   if (current.status === 404 || current.status === 422) {
+    // Created with its SOA; every RRset follows in the PATCHes below.
     const created = await api(target, 'POST', '/zones', {
-      name, kind: 'Native', nameservers: [], soa_edit_api: '', rrsets: wanted.map((s) => ({ ...s, changetype: 'REPLACE' })),
+      name, kind: 'Native', nameservers: [], soa_edit_api: '', rrsets: wanted.slice(0, 1).map((s) => ({ ...s, changetype: 'REPLACE' })),
     });
     if (created.status !== 201) throw failure(`refused to create ${name}`, created);
-    return;
+  } else if (current.status === 200) {
+    existing = ((current.json as { rrsets?: RRset[] }).rrsets ?? []).map((s) => `${s.name} ${s.type}`);
+  } else {
+    throw failure(`could not read ${name}`, current);
   }
-  if (current.status !== 200) throw failure(`could not read ${name}`, current);
-  const existing = ((current.json as { rrsets?: RRset[] }).rrsets ?? []).map((s) => `${s.name} ${s.type}`);
   const keep = new Set(wanted.map((s) => `${s.name} ${s.type}`));
   const deletes = existing.filter((key) => !keep.has(key)).map((key) => {
     const [owner, type] = key.split(' ') as [string, string];
     return { name: owner, type, changetype: 'DELETE' as const };
   });
-  const patched = await api(target, 'PATCH', `/zones/${encodeURIComponent(name)}`, {
-    rrsets: [...wanted.map((s) => ({ ...s, changetype: 'REPLACE' })), ...deletes],
-  });
-  if (patched.status !== 204) throw failure(`refused the changes to ${name}`, patched);
+  const changes: RRset[] = [...wanted.map((s) => ({ ...s, changetype: 'REPLACE' as const })), ...deletes];
+  for (let i = 0; i < changes.length; i += RRSETS_PER_REQUEST) {
+    const patched = await api(target, 'PATCH', `/zones/${encodeURIComponent(name)}`, { rrsets: changes.slice(i, i + RRSETS_PER_REQUEST) });
+    if (patched.status !== 204) throw failure(`refused the changes to ${name}`, patched);
+  }
 }
 
 export async function removeFromPowerDns(target: PowerDnsTarget, zoneName: string): Promise<void> {
