@@ -22,10 +22,23 @@ async function writeAtomically(file: string, text: string): Promise<void> {
   await rename(temporary, file);
 }
 
+/** The include file for BIND (`include_file`), and beside it the same list for NSD (.nsd) and Knot (.knot). */
+export function includeFiles(target: Pick<ZoneFileTarget, 'includeFile'>): { bind: string; nsd: string; knot: string } {
+  const base = target.includeFile.replace(/\.conf$/, '');
+  return { bind: target.includeFile, nsd: `${base}.nsd.conf`, knot: `${base}.knot.conf` };
+}
+
 async function rewriteInclude(target: ZoneFileTarget): Promise<void> {
-  const zones = (await readdir(target.directory)).filter((f) => f.endsWith(SUFFIX)).sort();
-  const lines = zones.map((f) => `zone "${f.slice(0, -SUFFIX.length)}" { type primary; file "${path.join(target.directory, f)}"; };`);
-  await writeAtomically(path.join(target.directory, target.includeFile), `# written by Keyzone; do not edit\n${lines.join('\n')}\n`);
+  const zones = (await readdir(target.directory)).filter((f) => f.endsWith(SUFFIX)).sort()
+    .map((f) => ({ name: f.slice(0, -SUFFIX.length), file: path.join(target.directory, f) }));
+  const header = '# written by Keyzone; do not edit\n';
+  const names = includeFiles(target);
+  await writeAtomically(path.join(target.directory, names.bind),
+    header + zones.map((z) => `zone "${z.name}" { type primary; file "${z.file}"; };\n`).join(''));
+  await writeAtomically(path.join(target.directory, names.nsd),
+    header + zones.map((z) => `zone:\n  name: "${z.name}"\n  zonefile: "${z.file}"\n`).join(''));
+  await writeAtomically(path.join(target.directory, names.knot),
+    header + (zones.length ? 'zone:\n' : '') + zones.map((z) => `  - domain: "${z.name}"\n    file: "${z.file}"\n`).join(''));
 }
 
 function reload(target: ZoneFileTarget, zoneName: string): Promise<void> {

@@ -2,7 +2,7 @@
 // HTTP API and a BIND server through zone files and a reload, checked with dig (A, AAAA, MX, long TXT, SRV,
 // CAA, SOA serial). A stopped PowerDNS keeps its jobs queued (GET /nameserver/<id>/status shows it) and catches
 // up in order once it is back; a deleted zone leaves both servers.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { CookieClient } from '../helpers/client';
@@ -67,6 +67,9 @@ it('publishes a zone with A, AAAA, MX, long TXT, SRV and CAA to PowerDNS and BIN
   const txt = await dig(pdns.dnsPort, ZONE, 'TXT');
   expect(txt.join('').replace(/" "/g, '').replace(/"/g, '')).toBe(LONG_TEXT);
   expect(await dig(bind.dnsPort, ZONE, 'TXT')).toEqual(txt);
+  // NSD and Knot read the same list in their own syntax.
+  expect(readFileSync(path.join(bind.zonesDir, 'keyzone-zones.nsd.conf'), 'utf8')).toContain(`name: "published.example"\n  zonefile: "${bind.zonesDir}/published.example.zone"`);
+  expect(readFileSync(path.join(bind.zonesDir, 'keyzone-zones.knot.conf'), 'utf8')).toContain(`- domain: "published.example"\n    file: "${bind.zonesDir}/published.example.zone"`);
   const serial = String((await alice.get(`/zone/${zone.id}`)).body.zone.serial);
   await onBoth(ZONE, 'SOA', [`ns1.pdns.test. hostmaster.published.example. ${serial} ${zone.refresh} ${zone.retry} ${zone.expire} ${zone.minimum}`]);
 
