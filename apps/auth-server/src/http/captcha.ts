@@ -9,11 +9,8 @@ import { captchaTokenOf, verifyCaptcha } from '../services/captcha';
 const UNGUARDED_GRANTS = new Set(['refresh_token', 'pkce', 'id_token']);
 
 export function requireCaptcha(deps: Deps): RequestHandler {
+  if (!deps.config.security.captcha.enabled) return (_req, _res, next) => next();
   return async (req, _res, next) => {
-    if (!deps.config.security.captcha.enabled) {
-      next();
-      return;
-    }
     const fromBody = (req.body as Record<string, unknown> | undefined)?.grant_type;
     const grant = typeof req.query.grant_type === 'string' ? req.query.grant_type : typeof fromBody === 'string' ? fromBody : undefined;
     if (grant && UNGUARDED_GRANTS.has(grant)) {

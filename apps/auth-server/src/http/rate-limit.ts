@@ -26,8 +26,13 @@ export function sharedLimitClient(deps: Pick<Deps, 'config'>, req: Request): str
 /** A limit shared by every instance through PostgreSQL (services/shared-rate-limits.ts). */
 export function sharedRateLimit(deps: Pick<Deps, 'config' | 'db' | 'clock'>, limit: SharedLimit): RequestHandler {
   const leases = new LeaseBook();
-  return async (req, _res, next) => {
-    await takeSharedLimit(deps, limit, sharedLimitClient(deps, req), leases);
-    next();
+  return (req, _res, next) => {
+    const client = sharedLimitClient(deps, req);
+    // Served from this instance's lease: no statement, and no promise on the hot path.
+    if (limit.limit > 0 && leases.take(`${limit.name}:${client}`, deps.clock.now())) {
+      next();
+      return;
+    }
+    takeSharedLimit(deps, limit, client, leases).then(() => next(), next);
   };
 }

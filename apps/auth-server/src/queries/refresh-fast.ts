@@ -64,7 +64,9 @@ const fastRefresh = prepared((_db: Executor, token: string, at: string, child: s
         SELECT ${cols('x', identityColumns)} FROM ${identitiesT} x WHERE x.user_id = u.id ORDER BY x.created_at) i) AS identities,
       (SELECT coalesce(json_agg(a), '[]'::json) FROM (
         SELECT m.authentication_method, m.updated_at FROM ${amrT} m WHERE m.session_id = s.id ORDER BY m.updated_at DESC) a) AS amr,
-      (SELECT json_agg(f ORDER BY f.created_at) FROM ${factorsT} f WHERE f.user_id = u.id) AS factors,
+      -- Most users have no factor: an index probe decides, and json_agg runs only for those who do.
+      CASE WHEN EXISTS (SELECT 1 FROM ${factorsT} f0 WHERE f0.user_id = u.id)
+        THEN (SELECT json_agg(f ORDER BY f.created_at) FROM ${factorsT} f WHERE f.user_id = u.id) END AS factors,
       (SELECT count(*) FROM audited) AS audited,
       (SELECT t0.revoked FROM ${tokensT} t0 WHERE t0.token = ${token}) AS seen_revoked
     FROM (SELECT 1) AS one LEFT JOIN (refreshed s JOIN ${usersT} u ON u.id = s.user_id) ON true`,
