@@ -24,8 +24,12 @@ export function createApp(deps: Deps): Express {
   const publisher = deps.publisher;
   if (publisher) {
     // A change queues its publish jobs in its transaction, committed by the time the answer is sent.
+    // Only a successful write to zones, records or nameservers can have queued a job; other requests leave the
+    // publisher to its poll.
     app.use((req, res, next) => {
-      if (req.method !== 'GET' && req.method !== 'HEAD') res.on('finish', () => publisher.kick());
+      if (req.method !== 'GET' && req.method !== 'HEAD' && /^\/(zone|zone_record|nameserver)(\/|$)/.test(req.path)) {
+        res.on('finish', () => res.statusCode < 400 && publisher.kick());
+      }
       next();
     });
   }

@@ -6,9 +6,7 @@
 import type { Request, RequestHandler } from 'express';
 import type { Deps } from '../deps';
 import { LeaseBook, takeSharedLimit, type SharedLimit } from '../services/shared-rate-limits';
-import { clientInfo, rateLimitKey } from './client';
-
-export { rateLimitKey };
+import { clientInfo } from './client';
 
 /**
  * GoTrue's burst of 30 for the 5-minute limits, or a tenth of the limit when that is more: a deployment that

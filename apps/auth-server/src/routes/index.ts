@@ -48,6 +48,8 @@ export function buildRouter(deps: Deps): Router {
   const captcha = requireCaptcha(deps);
   const { rateLimit } = deps.config;
   const tokenLimit = sharedRateLimit(deps, { name: 'token', limit: rateLimit.tokenRefresh, windowSeconds: 300, burst: burstFor(rateLimit.tokenRefresh) });
+  // Each /authorize stores a flow state: a client gets the /token rate of them.
+  const authorizeLimit = sharedRateLimit(deps, { name: 'authorize', limit: rateLimit.tokenRefresh, windowSeconds: 300, burst: burstFor(rateLimit.tokenRefresh) });
   const userUpdateLimit = sharedRateLimit(deps, { name: 'user', limit: rateLimit.otp, windowSeconds: 300, burst: burstFor(rateLimit.otp) });
   const verifyLimit = sharedRateLimit(deps, { name: 'verify', limit: rateLimit.verify, windowSeconds: 300 });
   const otpLimit = sharedRateLimit(deps, { name: 'otp', limit: rateLimit.otp, windowSeconds: 300 });
@@ -84,7 +86,7 @@ export function buildRouter(deps: Deps): Router {
   router.get('/reauthenticate', user, reauthenticate(deps));
   // Features that are off answer GoTrue's codes (routes/disabled-features.ts).
   // External providers (routes/oauth.ts); linking answers 404 manual_linking_disabled unless switched on.
-  router.get('/authorize', authorize(deps, providers));
+  router.get('/authorize', authorizeLimit, authorize(deps, providers));
   router.get('/callback', callback(deps, providers));
   router.post('/callback', jsonOrForm, callback(deps, providers));
   router.get('/user/identities/authorize', user, linkIdentity(deps, providers));

@@ -37,13 +37,14 @@ const UpdateUserBody = z.object({
 
 export function putUser(deps: Deps): RequestHandler {
   return async (req, res) => {
-    const { user, session } = userOf(req);
+    const { user, session, factors } = userOf(req);
     const body = validate(UpdateUserBody, req.body);
     res.json(
       await updateUser(deps, {
         user,
         sessionId: session?.id,
         session,
+        factors,
         data: body.data,
         password: body.password,
         nonce: body.nonce,

@@ -90,7 +90,8 @@ export async function resolveExternalUser(
   }
 
   if (!email && !input.emailOptional) {
-    throw new ApiError(500, ErrorCode.unexpected_failure, `Error getting user email from external provider ${provider}`);
+    // GoTrue answers 500 here; it is the provider account's doing, not a server fault.
+    throw new ApiError(422, ErrorCode.validation_failed, `Error getting user email from external provider ${provider}: it shared no email address`);
   }
   if (deps.config.disableSignup) throw new ApiError(422, ErrorCode.signup_disabled, Messages.signupsDisabled);
   const confirmed = !email || profile.emailVerified || deps.config.mailer.autoconfirm;

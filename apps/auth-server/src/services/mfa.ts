@@ -39,11 +39,13 @@ export interface Caller {
 const hashCode = (code: string): string => createHash('sha256').update(code).digest('hex');
 const aal2 = (session: SessionRow | undefined): boolean => session?.aal === 'aal2';
 
-/** 401 insufficient_aal for an email, phone or password change from an AAL1 session of a user with a verified factor. */
-export async function requireAal2ForSensitiveChange(deps: Pick<Deps, 'db'>, caller: Pick<Caller, 'user' | 'session'>): Promise<void> {
+/**
+ * 401 insufficient_aal for an email, phone or password change from an AAL1 session of a user with a verified
+ * factor. `factors` are the caller's, as requireUser loaded them with the user.
+ */
+export function requireAal2ForSensitiveChange(caller: Pick<Caller, 'session'> & { factors: readonly FactorRow[] }): void {
   if (aal2(caller.session)) return;
-  const factors = await findFactorsByUserId(deps.db, caller.user.id);
-  if (factors.some((f) => f.status === 'verified')) {
+  if (caller.factors.some((f) => f.status === 'verified')) {
     throw new ApiError(401, ErrorCode.insufficient_aal, 'AAL2 session is required to update email or password when MFA is enabled.');
   }
 }

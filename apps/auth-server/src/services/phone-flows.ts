@@ -18,7 +18,7 @@ import type { ClientInfo } from './context';
 import { clearEmailTokens, consumeEmailToken } from './one-time-tokens';
 import { AmrMethod, createSession } from './sessions';
 import { normalizePhone } from './sign-in';
-import { sendSmsOtp } from './sms-otp';
+import { sendSmsOtp, smsTooSoon } from './sms-otp';
 
 export type PhoneVerifyType = 'sms' | 'phone_change';
 const TOKEN_TYPES: Record<PhoneVerifyType, EmailTokenType[]> = { sms: ['confirmation_token'], phone_change: ['phone_change_token'] };
@@ -48,7 +48,7 @@ export async function sendPhoneOtp(
     return sendSmsOtp(deps, tx, { userId: user.id, phone, type: 'confirmation_token', channel: input.channel });
   }).catch((err: unknown) => {
     // Two first /otp calls for one new number: the loser is told to wait, as for any second send.
-    if (isUniqueViolation(err)) throw new ApiError(429, ErrorCode.over_sms_send_rate_limit, 'For security purposes, you can only request this after 60 seconds.');
+    if (isUniqueViolation(err)) throw smsTooSoon(deps.config.sms.maxFrequency);
     throw err;
   });
 }

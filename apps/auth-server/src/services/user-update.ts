@@ -5,7 +5,7 @@ import type { Deps } from '../deps';
 import { ApiError, ErrorCode } from '../errors';
 import type { SessionRow, UserRow } from '../queries/columns';
 import { findIdentitiesByUserId } from '../queries/identities';
-import { findFactorsByUserId } from '../queries/mfa';
+import { findFactorsByUserId, type FactorRow } from '../queries/mfa';
 import { deleteOneTimeTokens, findOneTimeTokenHash } from '../queries/one-time-tokens';
 import { deleteSessions } from '../queries/sessions';
 import { findReauthenticationToken, findPasswordHash, findUserById, mergeUserMetadata, setPassword, type Executor } from '../queries/users';
@@ -26,8 +26,9 @@ export const Nonce = {
 export interface UpdateUserInput {
   user: UserRow;
   sessionId: string | undefined;
-  /** The caller's session: an AAL1 session of a user with a verified factor may not change credentials. */
+  /** The caller's session and factors: an AAL1 session of a user with a verified factor may not change credentials. */
   session?: SessionRow;
+  factors?: readonly FactorRow[];
   data?: Record<string, unknown>;
   password?: string;
   nonce?: string;
@@ -42,7 +43,7 @@ export async function updateUser(deps: Deps, input: UpdateUserInput): Promise<Us
   const { config } = deps;
   const now = deps.clock.now();
   if (input.password !== undefined || input.emailChange || input.phone !== undefined) {
-    await requireAal2ForSensitiveChange(deps, { user: input.user, session: input.session });
+    requireAal2ForSensitiveChange({ session: input.session, factors: input.factors ?? [] });
   }
   let newHash: string | undefined;
   if (input.password !== undefined) {
