@@ -16,3 +16,8 @@ export { loadYamlEnvironments, type LoadYamlEnvironmentsOptions } from './yaml/e
 
 export { ConfigError, exitOnConfigError } from './errors';
 export { parseBoolean, parseDuration, parseList, parseRequiredCharacters } from './coerce';
+export {
+  createClientAddressResolver, normalizeAddress, parseTrustedProxies,
+  type ClientAddressOptions, type ClientAddressResolver,
+} from './client-address';
+export { envDirsFor, findWorkspaceRoot, readEnvFiles } from './env-files';

@@ -14,9 +14,9 @@ describe('defaults', () => {
     expect(c.disableSignup).toBe(false);
     expect(c.operatorToken).toBeUndefined();
     expect(c.api).toEqual({
-      host: undefined, port: 8081, externalUrl: 'http://localhost:8081', requestIdHeader: undefined, endpoint: undefined,
+      host: undefined, port: 8081, externalUrl: 'http://localhost:8081', requestIdHeader: undefined, endpoint: undefined, trustedProxies: [],
     });
-    expect(c.db).toEqual({ driver: 'postgres', url: MINIMAL_ENV.DATABASE_URL, maxPoolSize: 0, namespace: undefined, cleanupInterval: 600, cleanupBatchSize: 500 });
+    expect(c.db).toEqual({ driver: 'postgres', url: MINIMAL_ENV.DATABASE_URL, maxPoolSize: 0, preparedStatements: true, namespace: undefined, cleanupInterval: 600, cleanupBatchSize: 500 });
     expect(c.log).toEqual({ level: 'info', file: undefined });
   });
 

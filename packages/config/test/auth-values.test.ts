@@ -16,16 +16,17 @@ describe('top level, API, DB, logging', () => {
       AUTH_URI_ALLOW_LIST: 'https://*.example.com, myapp://callback,', AUTH_DISABLE_SIGNUP: 'TRUE',
       AUTH_OPERATOR_TOKEN: 'op', AUTH_API_HOST: '0.0.0.0', PORT: '9999', AUTH_REQUEST_ID_HEADER: 'X-Request-Id',
       AUTH_API_ENDPOINT: 'http://op.example.com', AUTH_DB_DRIVER: 'postgres', AUTH_DB_MAX_POOL_SIZE: '20',
-      AUTH_DB_NAMESPACE: 'kz', AUTH_DB_CLEANUP_INTERVAL: '5m', AUTH_DB_CLEANUP_BATCH_SIZE: '100', AUTH_LOG_LEVEL: 'TRACE', AUTH_LOG_FILE: '/tmp/auth.log',
+      AUTH_DB_NAMESPACE: 'kz', AUTH_DB_CLEANUP_INTERVAL: '5m', AUTH_DB_CLEANUP_BATCH_SIZE: '100', AUTH_DB_PREPARED_STATEMENTS: 'false',
+      AUTH_TRUSTED_PROXIES: '10.0.0.0/8, 192.0.2.7', AUTH_LOG_LEVEL: 'TRACE', AUTH_LOG_FILE: '/tmp/auth.log',
     });
     expect(c.uriAllowList).toEqual(['https://*.example.com', 'myapp://callback']);
     expect(c.disableSignup).toBe(true);
     expect(c.operatorToken).toBe('op');
     expect(c.api).toEqual({
       host: '0.0.0.0', port: 9999, externalUrl: 'http://localhost:8081', requestIdHeader: 'X-Request-Id',
-      endpoint: 'http://op.example.com',
+      endpoint: 'http://op.example.com', trustedProxies: ['10.0.0.0/8', '192.0.2.7'],
     });
-    expect(c.db).toEqual({ driver: 'postgres', url: MINIMAL_ENV.DATABASE_URL, maxPoolSize: 20, namespace: 'kz', cleanupInterval: 300, cleanupBatchSize: 100 });
+    expect(c.db).toEqual({ driver: 'postgres', url: MINIMAL_ENV.DATABASE_URL, maxPoolSize: 20, preparedStatements: false, namespace: 'kz', cleanupInterval: 300, cleanupBatchSize: 100 });
     expect(c.log).toEqual({ level: 'trace', file: '/tmp/auth.log' });
   });
 

@@ -64,9 +64,9 @@ describe('loadDnsConfig', () => {
   it('development (the default NODE_ENV)', () => {
     const dir = appConfig();
     expect(loadDnsConfig({ dir, env: {} })).toEqual({
-      http: { host: '127.0.0.1', port: 3000, keepAliveTimeoutSeconds: 5, defaultGroup: 'NicTool', bodyLimit: 102400, zoneFileLimit: 10485760 },
+      http: { host: '127.0.0.1', port: 3000, keepAliveTimeoutSeconds: 5, defaultGroup: 'NicTool', bodyLimit: 102400, zoneFileLimit: 10485760, trustedProxies: [] },
       session: { cookieName: 'sid-dnsapi', ttlSeconds: 3600, secret: DEFAULT_DEV_SESSION_SECRET, secure: false },
-      database: { url: 'pglite://.data/dns-session-api' },
+      database: { url: 'pglite://.data/dns-session-api', preparedStatements: true },
       log: { level: 'info', file: undefined },
       security: { bcryptCost: 10 },
       publish: NO_PUBLISH,
@@ -139,9 +139,9 @@ describe('loadDnsConfig', () => {
   it('applies schema defaults for missing files and keys', () => {
     const c = loadDnsConfig({ dir: tempDir({ 'http.yml': 'default: {}\n' }), nodeEnv: 'test', env: {} });
     expect(c).toEqual({
-      http: { host: '127.0.0.1', port: 3000, keepAliveTimeoutSeconds: 5, defaultGroup: 'NicTool', bodyLimit: 102400, zoneFileLimit: 10485760 },
+      http: { host: '127.0.0.1', port: 3000, keepAliveTimeoutSeconds: 5, defaultGroup: 'NicTool', bodyLimit: 102400, zoneFileLimit: 10485760, trustedProxies: [] },
       session: { cookieName: 'sid-dnsapi', ttlSeconds: 3600, secret: DEFAULT_DEV_SESSION_SECRET, secure: false },
-      database: { url: undefined },
+      database: { url: undefined, preparedStatements: true },
       log: { level: 'info', file: undefined },
       security: { bcryptCost: 10 },
       publish: NO_PUBLISH,

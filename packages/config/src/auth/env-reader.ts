@@ -17,6 +17,8 @@ const UNPREFIXED = new Set([
   // GoTrue reads this one unprefixed, and its own deployments set it that way.
   'API_EXTERNAL_URL',
   'OTEL_EXPORTER_PROMETHEUS_HOST', 'OTEL_EXPORTER_PROMETHEUS_PORT', 'OTEL_RESOURCE_ATTRIBUTES',
+  // Telemetry switches are named alike for both services, so one deployment file sets them for both.
+  'TRACING_ENABLED', 'TRACING_EXPORTER', 'METRICS_ENABLED', 'METRICS_EXPORTER', 'DEBUG',
 ]);
 const SYNONYMS: Record<string, string[]> = { PORT: ['API_PORT'], DATABASE_URL: ['DB_DATABASE_URL'] };
 
@@ -70,13 +72,18 @@ export class EnvReader {
     return this.find(name)?.source ?? PREFIX + name;
   }
 
+  /** How to name a missing setting: the unprefixed form where it is read too (DATABASE_URL), as the README does. */
+  missingName(name: string): string {
+    return UNPREFIXED.has(name) ? `${name} (or ${PREFIX}${name})` : PREFIX + name;
+  }
+
   problem(message: string): void {
     this.problems.push(message);
   }
 
   requireWhen(names: string[], condition: string): void {
     for (const name of names) {
-      if (!this.isSet(name)) this.problem(`${PREFIX}${name}: required when ${condition}`);
+      if (!this.isSet(name)) this.problem(`${this.missingName(name)}: required when ${condition}`);
     }
   }
 
@@ -89,7 +96,7 @@ export class EnvReader {
   ): Out<T, O> {
     const found = this.find(name);
     if (!found) {
-      if (options?.required) this.problem(`${PREFIX}${name}: required`);
+      if (options?.required) this.problem(`${this.missingName(name)}: required`);
       return undefined as Out<T, O>;
     }
     const value = parse(found.value);

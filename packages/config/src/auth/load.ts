@@ -1,9 +1,7 @@
-// loadAuthConfig: .env (from cwd) under the environment, AUTH_/GOTRUE_ prefixes, coercion, one error
+// loadAuthConfig: .env files (the workspace root's, then cwd's) under the environment, AUTH_/GOTRUE_ prefixes, coercion, one error
 // listing every problem, and a deeply frozen result.
-import fs from 'node:fs';
-import path from 'node:path';
-import dotenv from 'dotenv';
 import { ConfigError } from '../errors';
+import { readEnvFiles } from '../env-files';
 import { deepFreeze } from '../coerce';
 import { ALIAS_PREFIX, EnvReader, PREFIX } from './env-reader';
 import type { AuthConfig } from './schema';
@@ -21,6 +19,12 @@ export interface LoadAuthConfigOptions {
   env?: Record<string, string | undefined>;
   /** Folder holding the optional .env file; default process.cwd(). */
   cwd?: string;
+  /**
+   * Folders whose .env files are read, each over the one before (the environment wins over all); default
+   * [cwd]. main.ts passes the workspace root first, so the root .env serves both services and the app's own
+   * file may override it.
+   */
+  envDirs?: string[];
   /** Fallbacks by UNPREFIXED name (e.g. DATABASE_URL, JWT_SECRET), used when neither env nor .env sets one. */
   defaults?: Record<string, string>;
   /**
@@ -28,18 +32,6 @@ export interface LoadAuthConfigOptions {
    * sign-ups are confirmed automatically), so the server refuses to start instead of failing each request.
    */
   production?: boolean;
-}
-
-function readDotenv(cwd: string): Record<string, string> {
-  const file = path.join(cwd, '.env');
-  let text: string;
-  try {
-    text = fs.readFileSync(file, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return {};
-    throw new ConfigError([`${file}: cannot be read (${(err as Error).message})`]);
-  }
-  return dotenv.parse(text);
 }
 
 /** Accept defaults keyed with a prefix too, by stripping it. */
@@ -55,7 +47,7 @@ function unprefixDefaults(defaults: Record<string, string>): Record<string, stri
 
 export function loadAuthConfig(options: LoadAuthConfigOptions = {}): AuthConfig {
   const env = options.env ?? process.env;
-  const vars: Record<string, string | undefined> = { ...readDotenv(options.cwd ?? process.cwd()) };
+  const vars: Record<string, string | undefined> = readEnvFiles(options.envDirs ?? [options.cwd ?? process.cwd()]);
   for (const [key, value] of Object.entries(env)) if (value !== undefined) vars[key] = value;
   const r = new EnvReader(vars, unprefixDefaults(options.defaults ?? {}));
 

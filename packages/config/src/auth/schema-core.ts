@@ -1,5 +1,6 @@
 // Top level, API, database and logging settings (spec Part 1, "Top level and security" and
 // "API, database, logging").
+import { parseTrustedProxies } from '../client-address';
 import { LOG_LEVELS } from './schema';
 import type { ApiConfig, DbConfig, LogConfig } from './schema';
 import type { EnvReader } from './env-reader';
@@ -20,6 +21,8 @@ export function readApi(r: EnvReader): ApiConfig {
     externalUrl: r.url('API_EXTERNAL_URL', { required: true }),
     requestIdHeader: r.string('REQUEST_ID_HEADER')?.trim(),
     endpoint: r.url('API_ENDPOINT'),
+    trustedProxies: r.read('TRUSTED_PROXIES', 'comma-separated IP addresses or CIDR blocks (e.g. 10.0.0.0/8,192.0.2.7)',
+      parseTrustedProxies) ?? [],
   };
 }
 
@@ -28,6 +31,7 @@ export function readDb(r: EnvReader): DbConfig {
     driver: r.oneOf('DB_DRIVER', ['postgres'] as const) ?? 'postgres',
     url: r.url('DATABASE_URL', { required: true, protocols: ['postgres', 'postgresql', 'pglite'] }),
     maxPoolSize: r.int('DB_MAX_POOL_SIZE', { min: 0 }) ?? 0,
+    preparedStatements: r.bool('DB_PREPARED_STATEMENTS') ?? true,
     namespace: r.read('DB_NAMESPACE', 'a name of letters, digits and underscores',
       (raw) => (/^[A-Za-z_][A-Za-z0-9_]*$/.test(raw.trim()) ? raw.trim() : undefined)),
     cleanupInterval: r.duration('DB_CLEANUP_INTERVAL') ?? 600,

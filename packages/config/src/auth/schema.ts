@@ -43,12 +43,15 @@ export interface ApiConfig {
   externalUrl: string;                 // API_EXTERNAL_URL (required, URL)
   requestIdHeader: string | undefined; // REQUEST_ID_HEADER
   endpoint: string | undefined;        // API_ENDPOINT (multi-instance mode; unsupported, kept for compatibility)
+  trustedProxies: string[];            // TRUSTED_PROXIES: addresses/CIDRs of the reverse proxies in front, default none
 }
 
 export interface DbConfig {
   driver: 'postgres';                  // DB_DRIVER, default postgres; nothing else accepted
   url: string;                         // DATABASE_URL / DB_DATABASE_URL (required)
   maxPoolSize: number;                 // DB_MAX_POOL_SIZE, default 0 (no explicit cap)
+  preparedStatements: boolean;         // DB_PREPARED_STATEMENTS: named statements for hot reads, default true;
+                                       // false (or ?pgbouncer=true on the URL) behind a transaction-mode pooler
   namespace: string | undefined;       // DB_NAMESPACE (prefix of auth table names)
   cleanupInterval: number;             // DB_CLEANUP_INTERVAL seconds between housekeeping runs, default 600; 0 = off
   cleanupBatchSize: number;            // DB_CLEANUP_BATCH_SIZE rows per delete statement, default 500

@@ -8,6 +8,7 @@ import { deepFreeze, parseInteger, quote } from '../coerce';
 import { parseNodeEnv, parseYamlEnvironments } from '../yaml/environments';
 import { DEFAULT_DEV_SESSION_SECRET, DNS_ENVIRONMENTS, type DnsConfig } from './schema';
 import { DB_URL, dnsYamlSchema, parseBytes } from './yaml-schema';
+import { parseTrustedProxies } from '../client-address';
 import { parseAttributes } from '../auth/schema-observability';
 
 export interface LoadDnsConfigOptions {
@@ -81,6 +82,12 @@ export function loadDnsConfig(options: LoadDnsConfigOptions = {}): DnsConfig {
     problems.push(`${name}: expected true or false, got ${quote(raw)}`);
     return undefined;
   };
+  const trustedText = setting(env, 'TRUSTED_PROXIES');
+  const trustedEnv = trustedText === undefined ? undefined : parseTrustedProxies(trustedText);
+  if (trustedText !== undefined && trustedEnv === undefined) {
+    problems.push(`TRUSTED_PROXIES: expected comma-separated IP addresses or CIDR blocks, got ${quote(trustedText)}`);
+  }
+  const preparedEnv = envBool('DB_PREPARED_STATEMENTS');
   const tracingEnv = envBool('TRACING_ENABLED');
   const metricsEnv = envBool('METRICS_ENABLED');
   const debugEnv = envBool('DEBUG');
@@ -110,6 +117,7 @@ export function loadDnsConfig(options: LoadDnsConfigOptions = {}): DnsConfig {
       defaultGroup: yml.http.default_group,
       bodyLimit: parseBytes(yml.http.body_limit) ?? 102400,
       zoneFileLimit: parseBytes(yml.http.zone_file_limit) ?? 10 * 1024 * 1024,
+      trustedProxies: trustedEnv ?? parseTrustedProxies([yml.http.trusted_proxies].flat().join(',')) ?? [],
     },
     session: {
       cookieName: yml.session.cookie_name,
@@ -117,7 +125,7 @@ export function loadDnsConfig(options: LoadDnsConfigOptions = {}): DnsConfig {
       secret: sessionSecret ?? yml.session.secret ?? DEFAULT_DEV_SESSION_SECRET,
       secure: yml.session.secure ?? production,
     },
-    database: { url: databaseUrl ?? yml.database.url },
+    database: { url: databaseUrl ?? yml.database.url, preparedStatements: preparedEnv ?? yml.database.prepared_statements },
     log: { level: yml.log.level, file: yml.log.file },
     security: { bcryptCost: yml.security.bcrypt_cost },
     publish: {

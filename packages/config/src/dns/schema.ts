@@ -18,6 +18,7 @@ export interface DnsConfig {
     defaultGroup: string;              // http.yml default_group, default 'NicTool'
     bodyLimit: number;                 // http.yml body_limit: bytes, or "100kb"/"1mb"; default 102400
     zoneFileLimit: number;             // http.yml zone_file_limit: largest text/dns zone import; default 10 MB
+    trustedProxies: string[];          // http.yml trusted_proxies (env TRUSTED_PROXIES wins): proxies' addresses/CIDRs
   };
   session: {
     cookieName: string;                // session.yml cookie_name, default 'sid-dnsapi'
@@ -27,6 +28,8 @@ export interface DnsConfig {
   };
   database: {
     url: string | undefined;           // database.yml url (env DATABASE_URL wins); required in production.
+    preparedStatements: boolean;       // database.yml prepared_statements (env DB_PREPARED_STATEMENTS wins), default
+                                       // true; false (or ?pgbouncer=true on the URL) behind a transaction-mode pooler
                                        // Unset elsewhere: the app picks defaultDatabaseUrl('dns-session-api').
   };
   log: {

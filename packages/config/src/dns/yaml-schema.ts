@@ -2,6 +2,7 @@
 // default, so a missing file or key is fine; unknown files and keys are errors (typos surface at start-up).
 import { z } from 'zod';
 import { LOG_LEVELS } from '../auth/schema';
+import { parseTrustedProxies } from '../client-address';
 
 const DB_URL = /^(postgres|postgresql|pglite):\/\/\S+$/;
 
@@ -29,6 +30,10 @@ export const dnsYamlSchema = z.strictObject({
     zone_file_limit: z.union([z.number(), z.string()])
       .refine((v) => parseBytes(v) !== undefined, 'expected a byte count such as 10485760, "10mb" or "512kb"')
       .default(10 * 1024 * 1024),
+    trusted_proxies: z.union([z.array(z.string()), z.string()])
+      .refine((v) => parseTrustedProxies(Array.isArray(v) ? v.join(',') : v) !== undefined,
+        'expected IP addresses or CIDR blocks (a list, or one comma-separated string)')
+      .default([]),
   }).prefault({}),
   session: z.strictObject({
     cookie_name: z.string().regex(/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/, 'expected a cookie name (letters, digits, -_.)')
@@ -39,6 +44,7 @@ export const dnsYamlSchema = z.strictObject({
   }).prefault({}),
   database: z.strictObject({
     url: z.string().regex(DB_URL, 'expected a postgres://, postgresql:// or pglite:// URL').optional(),
+    prepared_statements: z.boolean().default(true),
   }).prefault({}),
   log: z.strictObject({
     level: z.enum(LOG_LEVELS).default('info'),
