@@ -21,6 +21,23 @@ export interface ConnectOptions {
   connectTimeoutMs?: number;
   /** Hears about every finished query (tracing: each becomes a span). */
   onQuery?: (event: QueryEvent) => void;
+  /**
+   * Named (server-side prepared) statements for hot reads; default true. A transaction-mode pooler (PgBouncer
+   * before 1.21, Supavisor, RDS Proxy) hands each transaction another server connection, where the name is
+   * unknown or already taken: turn them off there. A URL carrying `pgbouncer=true` turns them off by itself.
+   */
+  preparedStatements?: boolean;
+}
+
+/**
+ * Removes the `pgbouncer=true` hint (the name other tools use for "behind a transaction-mode pooler") from a
+ * PostgreSQL URL, since the server would refuse it as a startup parameter, and says whether it was there.
+ */
+export function poolerHint(url: string): { url: string; behindPooler: boolean } {
+  const match = /([?&])pgbouncer=(true|1)(&|$)/i.exec(url);
+  if (!match) return { url, behindPooler: false };
+  const rest = url.slice(0, match.index) + (match[3] ? match[1] : '') + url.slice(match.index + match[0].length);
+  return { url: rest.replace(/[?&]$/, ''), behindPooler: true };
 }
 
 export type ParsedDatabaseUrl =
@@ -63,13 +80,15 @@ export function connect<DB>(url: string, options: ConnectOptions = {}): Kysely<D
   if (parsed.kind === 'postgres') {
     // A database that does not answer must not hold requests forever: after this long waiting for a
     // connection the query fails, and the services answer 503.
-    const config: PoolConfig = { connectionString: parsed.url, connectionTimeoutMillis: options.connectTimeoutMs ?? 10_000 };
+    const hint = poolerHint(parsed.url);
+    const config: PoolConfig = { connectionString: hint.url, connectionTimeoutMillis: options.connectTimeoutMs ?? 10_000 };
     if (options.maxPoolSize !== undefined && options.maxPoolSize > 0) config.max = options.maxPoolSize;
     const pool = new Pool(config);
     pool.on('error', (err) => options.onIdleConnectionError?.(err));
     // Remembered for executeNamed (prepared-statements.ts): hot reads run as named statements on this pool.
     const db = withAuthNamespace(new Kysely<DB>({ dialect: new PostgresDialect({ pool }), log: queryLog(options.onQuery) }), options.authNamespace);
-    rememberPool(db as Kysely<unknown>, pool, options.onQuery);
+    const named = (options.preparedStatements ?? true) && !hint.behindPooler;
+    rememberPool(db as Kysely<unknown>, pool, { onQuery: options.onQuery, named });
     return db;
   } else {
     dialect = new LazyPGliteDialect({ dataDir: parsed.dataDir });

@@ -1,4 +1,4 @@
-export { connect, defaultDatabaseUrl, parseDatabaseUrl, withAuthNamespace } from './connect';
+export { connect, defaultDatabaseUrl, parseDatabaseUrl, poolerHint, withAuthNamespace } from './connect';
 export { executeNamed, poolStats, type QueryEvent } from './prepared-statements';
 export { PGliteFolderInUseError } from './pglite-folder-lock';
 export type { ConnectOptions, ParsedDatabaseUrl } from './connect';

@@ -1,6 +1,8 @@
-// Runs Kysely's Migrator under a session-level PostgreSQL advisory lock held on one pinned
-// connection, so two processes starting at once queue up instead of racing on `create schema` and
-// `create extension` (Kysely's own lock table lives inside the schema, so it cannot cover creating it).
+// Runs Kysely's Migrator inside one transaction that first takes a transaction-scoped PostgreSQL advisory
+// lock, so two processes starting at once queue up instead of racing on `create schema` and `create extension`
+// (Kysely's own lock table lives inside the schema, so it cannot cover creating it). The lock is released by the
+// commit or rollback itself: nothing is left on a server connection, which makes migrations safe through a
+// transaction-mode pooler (PgBouncer), where a session-level lock and its unlock may land on different servers.
 import { Migrator, sql } from 'kysely';
 import type { Kysely, MigrationProvider } from 'kysely';
 import { authMigrationProvider } from './auth/migrations';
@@ -36,23 +38,55 @@ interface RunOptions {
 }
 
 /** Applies pending migrations forward; returns the names applied now (empty when up to date). */
+/**
+ * Each migration in a savepoint: a failing one is rolled back to it, so the transaction stays usable and
+ * Kysely's own lock release after it (a session-level advisory unlock) still runs instead of failing on an
+ * aborted transaction, hiding the real error and leaving the lock on the server connection.
+ */
+function inSavepoints(provider: MigrationProvider): MigrationProvider {
+  return {
+    async getMigrations() {
+      const migrations = await provider.getMigrations();
+      return Object.fromEntries(Object.entries(migrations).map(([name, migration]) => [name, {
+        ...migration,
+        async up(db: Kysely<any>) { // eslint-disable-line @typescript-eslint/no-explicit-any
+          await sql`savepoint kz_migration`.execute(db);
+          try {
+            await migration.up(db);
+          } catch (err) {
+            await sql`rollback to savepoint kz_migration`.execute(db);
+            throw err;
+          }
+          await sql`release savepoint kz_migration`.execute(db);
+        },
+      }]));
+    },
+  };
+}
+
 async function runMigrations(db: Kysely<unknown>, options: RunOptions): Promise<string[]> {
+  // The Migrator needs a connection-bound Kysely (it calls connection() itself), which a Kysely transaction is
+  // not; so the transaction is opened by hand on one pinned connection and the Migrator told not to open its own.
   return db.connection().execute(async (conn) => {
-    await sql`select pg_advisory_lock(${LOCK_CLASS}, ${options.lockKey})`.execute(conn);
+    await sql`begin`.execute(conn);
     try {
+      await sql`select pg_advisory_xact_lock(${LOCK_CLASS}, ${options.lockKey})`.execute(conn);
       const migrator = new Migrator({
         db: conn,
-        provider: options.provider,
+        provider: inSavepoints(options.provider),
         migrationTableSchema: options.schema,
         migrationTableName: `${options.tablePrefix}kysely_migration`,
         migrationLockTableName: `${options.tablePrefix}kysely_migration_lock`,
+        disableTransactions: true,
       });
       const { error, results = [] } = await migrator.migrateToLatest();
       const failed = results.find((r) => r.status === 'Error');
       if (error !== undefined || failed) throw new MigrationFailedError(failed?.migrationName, error);
+      await sql`commit`.execute(conn);
       return results.filter((r) => r.status === 'Success').map((r) => r.migrationName);
-    } finally {
-      await sql`select pg_advisory_unlock(${LOCK_CLASS}, ${options.lockKey})`.execute(conn);
+    } catch (err) {
+      await sql`rollback`.execute(conn).catch(() => undefined);
+      throw err;
     }
   });
 }

@@ -13,11 +13,18 @@ export interface QueryEvent {
   failed: boolean;
 }
 
-const pools = new WeakMap<object, { pool: Pool; onQuery?: (event: QueryEvent) => void }>();
+interface PoolEntry {
+  pool: Pool;
+  onQuery?: (event: QueryEvent) => void;
+  /** false behind a transaction-mode pooler: the statements go out unnamed, still on the pool directly. */
+  named: boolean;
+}
 
-/** Called by connect(): the pg pool behind a Kysely instance it made, and who hears about its queries. */
-export function rememberPool(db: Kysely<unknown>, pool: Pool, onQuery?: (event: QueryEvent) => void): void {
-  pools.set(db, { pool, onQuery });
+const pools = new WeakMap<object, PoolEntry>();
+
+/** Called by connect(): the pg pool behind a Kysely instance it made, who hears about its queries, and whether to name them. */
+export function rememberPool(db: Kysely<unknown>, pool: Pool, options: Omit<PoolEntry, 'pool'>): void {
+  pools.set(db, { pool, ...options });
 }
 
 /** The pool's connections (for metrics), or undefined for PGlite and other Kysely instances. */
@@ -38,7 +45,8 @@ export async function executeNamed<R>(db: Kysely<any>, name: string, query: Comp
   const started = performance.now();
   let failed = true;
   try {
-    const result = await entry.pool.query({ name, text: query.sql, values: query.parameters as unknown[] });
+    const values = query.parameters as unknown[];
+    const result = await entry.pool.query(entry.named ? { name, text: query.sql, values } : { text: query.sql, values });
     failed = false;
     return result.rows as R[];
   } finally {

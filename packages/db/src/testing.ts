@@ -58,6 +58,15 @@ function serverUrl(): string {
   return process.env.TEST_DATABASE_URL || DEFAULT_TEST_DATABASE_URL;
 }
 
+/**
+ * TEST_POOLER_URL: a transaction-mode pooler (PgBouncer) in front of the TEST_DATABASE_URL server. Test
+ * databases are still created and dropped directly on the server; the code under test reaches them through
+ * the pooler.
+ */
+function poolerUrl(): string | undefined {
+  return process.env.TEST_POOLER_URL || undefined;
+}
+
 function withoutPassword(url: string): string {
   try {
     const parsed = new URL(url);
@@ -132,8 +141,10 @@ async function createPostgresDatabase(options: CreateTestDatabaseOptions): Promi
   await dropLeftoverDatabases();
   const name = `${TEST_DB_PREFIX}${Math.floor(Date.now() / 1000).toString(36)}_${randomBytes(6).toString('hex')}`;
   await adminQuery(`create database ${name}`);
-  const url = new URL(serverUrl());
+  const url = new URL(poolerUrl() ?? serverUrl());
   url.pathname = `/${name}`;
+  // Through a transaction-mode pooler (TEST_POOLER_URL), the apps see the hint every pooled deployment gives.
+  if (poolerUrl()) url.searchParams.set('pgbouncer', 'true');
   const db = connect(url.toString(), { authNamespace: options.authNamespace, maxPoolSize: 10 });
   const destroy = async () => {
     await db.destroy();

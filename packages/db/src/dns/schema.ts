@@ -120,6 +120,7 @@ export interface DnsAuditLogTable {
   at: Date;
   before: ColumnType<Record<string, unknown> | null, string | null, string | null>;
   after: ColumnType<Record<string, unknown> | null, string | null, string | null>;
+  ip: ColumnType<string | null, string | null | undefined, string | null>; // inet: the client's address (migration 202611260100)
 }
 
 export interface DnsDatabase {

@@ -11,6 +11,7 @@ import * as m202611240110 from './202611240110_txt_character_strings';
 import * as m202611240120 from './202611240120_nictool_import_map';
 import * as m202611250100 from './202611250100_user_identities';
 import * as m202611250200 from './202611250200_publish_jobs';
+import * as m202611260100 from './202611260100_audit_client_address';
 
 export const dnsMigrations: ReadonlyArray<readonly [string, Migration]> = [
   ['202611230300_create_schema', m202611230300],
@@ -22,6 +23,7 @@ export const dnsMigrations: ReadonlyArray<readonly [string, Migration]> = [
   ['202611240120_nictool_import_map', m202611240120],
   ['202611250100_user_identities', m202611250100],
   ['202611250200_publish_jobs', m202611250200],
+  ['202611260100_audit_client_address', m202611260100],
 ];
 
 export const dnsMigrationProvider: MigrationProvider = {
