@@ -5,6 +5,7 @@ import { matchedRoute, requestLogging } from '@keyzone/logging';
 import type { Deps } from './deps';
 import { ApiError, ErrorCode } from './errors';
 import { stampArrival } from './http/arrival';
+import { clientAddresses, resolvedAddress } from './http/client';
 import { cors } from './http/cors';
 import { errorRenderer } from './http/errors';
 import { buildRouter } from './routes';
@@ -15,7 +16,8 @@ export function createApp(deps: Deps): Express {
   app.disable('x-powered-by');
   app.set('etag', false);
   app.use(stampArrival(deps.clock));
-  app.use(requestLogging({ logger: deps.log, requestIdHeader: deps.config.api.requestIdHeader }));
+  app.use(clientAddresses(deps));
+  app.use(requestLogging({ logger: deps.log, requestIdHeader: deps.config.api.requestIdHeader, clientAddress: resolvedAddress }));
   if (deps.telemetry) app.use(deps.telemetry.httpMiddleware(matchedRoute));
   app.use(cors());
   const outbox = deps.mailer?.outbox;

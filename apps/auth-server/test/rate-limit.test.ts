@@ -4,6 +4,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { connect, type AuthDatabase } from '@keyzone/db';
+import pino from 'pino';
 import { createApp } from '../src/app';
 import { call } from './helpers/http';
 import { startTestServer, type TestServer } from './helpers/server';
@@ -46,12 +47,24 @@ it('without the header the socket address is the client (GoTrue would not limit 
   }
 });
 
-it('two instances on one database share the /token bucket', async () => {
-  const db2 = connect<AuthDatabase>(server.deps.config.db.url);
+/** A second instance of `of`'s app (same settings and clock) on its own pool of the same database. */
+async function secondInstance(of: TestServer): Promise<{ url: string; close(): Promise<void> }> {
+  const db2 = connect<AuthDatabase>(of.deps.config.db.url);
   const second: Server = await new Promise((resolve) => {
-    const s = createApp({ ...server.deps, db: db2 }).listen(0, '127.0.0.1', () => resolve(s));
+    const s = createApp({ ...of.deps, db: db2 }).listen(0, '127.0.0.1', () => resolve(s));
   });
-  const url2 = `http://127.0.0.1:${(second.address() as AddressInfo).port}`;
+  return {
+    url: `http://127.0.0.1:${(second.address() as AddressInfo).port}`,
+    async close() {
+      second.closeAllConnections();
+      await new Promise((resolve) => second.close(resolve));
+      await db2.destroy();
+    },
+  };
+}
+
+it('two instances on one database share the /token bucket', async () => {
+  const { url: url2, close } = await secondInstance(server);
   try {
     const on = (url: string) =>
       call(url, 'POST', '/token?grant_type=password', { body: { email: 'nobody@example.com', password: 'x' }, headers: { 'x-real-client': '10.9.9.9' } });
@@ -59,10 +72,120 @@ it('two instances on one database share the /token bucket', async () => {
     expect((await on(url2)).status).toBe(429);
     expect((await on(server.url)).status).toBe(429);
   } finally {
-    second.closeAllConnections();
-    await new Promise((resolve) => second.close(resolve));
-    await db2.destroy();
+    await close();
   }
+});
+
+describe('a client gets exactly the burst plus the refill, on one instance or two, fast or slow (issue 24)', () => {
+  // /token at 150 per 300 s: burst 30, one token every 2 s. The expectation comes from a plain token bucket.
+  const BURST = 30;
+  const RATE = 0.5;
+  function idealAdmissions(requests: number, intervalSeconds: number): number {
+    let tokens = BURST;
+    let admitted = 0;
+    for (let i = 0; i < requests; i += 1) {
+      if (i > 0) tokens = Math.min(BURST, tokens + intervalSeconds * RATE);
+      if (tokens >= 1) {
+        tokens -= 1;
+        admitted += 1;
+      }
+    }
+    return admitted;
+  }
+
+  let limited: TestServer;
+  let other: { url: string; close(): Promise<void> };
+  beforeAll(async () => {
+    limited = await startTestServer({ env: { RATE_LIMIT_HEADER: 'X-Real-Client', RATE_LIMIT_TOKEN_REFRESH: '150' } });
+    other = await secondInstance(limited);
+  });
+  afterAll(async () => {
+    await other?.close();
+    await limited?.close();
+  });
+
+  it.each([
+    ['one instance, one request every 1.1 s', 1.1, false],
+    ['two instances in turn, one request every 1.1 s', 1.1, true],
+    ['one instance, one request every 0.3 s', 0.3, false],
+    ['two instances in turn, one request every 0.3 s', 0.3, true],
+    ['two instances in turn, all at once', 0, true],
+  ])('%s', async (_label, interval, alternate) => {
+    const client = `10.24.0.${Math.floor(interval * 10)}${alternate ? 1 : 0}`;
+    const requests = 80;
+    let admitted = 0;
+    for (let i = 0; i < requests; i += 1) {
+      if (i > 0) limited.clock.advance(interval);
+      const url = alternate && i % 2 ? other.url : limited.url;
+      const res = await call(url, 'POST', '/token?grant_type=password', {
+        body: { email: 'nobody@example.com', password: 'x' },
+        headers: { 'x-real-client': client },
+      });
+      expect([400, 429]).toContain(res.status);
+      if (res.status === 400) admitted += 1;
+    }
+    const ideal = idealAdmissions(requests, interval);
+    expect(Math.abs(admitted - ideal)).toBeLessThanOrEqual(1);
+  });
+});
+
+describe('behind a trusted reverse proxy (issue 24)', () => {
+  let proxied: TestServer;
+  const warnings: string[] = [];
+  beforeAll(async () => {
+    proxied = await startTestServer({
+      env: { TRUSTED_PROXIES: '127.0.0.1, ::1', RATE_LIMIT_TOKEN_REFRESH: '150', MAILER_AUTOCONFIRM: 'true' },
+    });
+  });
+  afterAll(async () => {
+    await proxied?.close();
+  });
+
+  const via = (url: string, forwardedFor: string) =>
+    call(url, 'POST', '/token?grant_type=password', {
+      body: { email: 'nobody@example.com', password: 'x' },
+      headers: { 'x-forwarded-for': forwardedFor },
+    });
+
+  it('each client has its own bucket, and what the client writes into X-Forwarded-For does not change it', async () => {
+    for (let i = 0; i < 30; i++) expect((await via(proxied.url, `203.0.113.${i}, 198.51.100.1`)).status).toBe(400);
+    // the left-most entries are the client's own words: rotating them escapes nothing
+    expect((await via(proxied.url, '203.0.113.99, 198.51.100.1')).status).toBe(429);
+    expect((await via(proxied.url, '198.51.100.1')).status).toBe(429);
+    expect((await via(proxied.url, '198.51.100.2')).status).toBe(400);
+  });
+
+  it('sessions and audit rows carry the client address, not the proxy\'s', async () => {
+    const email = `proxied-${Date.now()}@example.com`;
+    const signup = await call(proxied.url, 'POST', '/signup', {
+      body: { email, password: 'password-123' },
+      headers: { 'x-forwarded-for': '192.0.2.77' },
+    });
+    expect(signup.status).toBe(200);
+    const session = await proxied.deps.db.selectFrom('auth.sessions').select(['ip']).where('user_id', '=', signup.body.user.id).executeTakeFirstOrThrow();
+    expect(String(session.ip)).toBe('192.0.2.77');
+    const audit = await proxied.deps.db.selectFrom('auth.audit_log_entries').select(['ip_address']).orderBy('created_at', 'desc').executeTakeFirstOrThrow();
+    expect(audit.ip_address).toBe('192.0.2.77');
+  });
+
+  it('without a trusted proxy the header is ignored, and one warning says why every client shares a limit', async () => {
+    const direct = await startTestServer({
+      env: { RATE_LIMIT_TOKEN_REFRESH: '150' },
+      configure: (deps) => ({
+        ...deps,
+        log: pino({ level: 'warn' }, { write: (line: string) => warnings.push(JSON.parse(line).msg) }),
+      }),
+    });
+    try {
+      for (let i = 0; i < 30; i++) expect((await via(direct.url, `198.51.100.${i}`)).status).toBe(400);
+      expect((await via(direct.url, '198.51.100.200')).status).toBe(429);
+      const warned = warnings.filter((m) => m.includes('not a trusted proxy'));
+      expect(warned).toHaveLength(1);
+      expect(warned[0]).toContain('AUTH_TRUSTED_PROXIES');
+    } finally {
+      await direct.close();
+    }
+  });
 });
 
 it('PUT /user and sign-ups have their own buckets at the OTP rate', async () => {

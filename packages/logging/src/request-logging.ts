@@ -20,6 +20,8 @@ export interface RequestLoggingOptions {
   requestIdHeader?: string;
   /** Id generator when no usable header value exists; default crypto.randomUUID. */
   generateId?: () => string;
+  /** The client's address as the app resolved it (behind trusted proxies); default req.ip, the socket's. */
+  clientAddress?: (req: Request) => string | undefined;
 }
 
 /** The message of the one line per request (log shippers filter on it). */
@@ -63,7 +65,7 @@ export function requestLogging(options: RequestLoggingOptions): RequestHandler {
         path,
         status: res.statusCode,
         durationMs: Math.round(Number(process.hrtime.bigint() - started) / 1e3) / 1e3,
-        ip: req.ip,
+        ip: options.clientAddress?.(req) ?? req.ip,
       };
       if (!res.writableFinished) line.aborted = true;
       options.logger.info({ reqId: id, ...line }, REQUEST_COMPLETED);

@@ -16,13 +16,13 @@ export interface BucketParams {
 }
 
 /**
- * Takes `lease` tokens at once while the bucket holds at least three times that many, else one: an instance
- * then serves its next requests of this key from memory, and a busy key costs one statement per `lease`
- * requests instead of one each. Near the limit every take is single and exact. Returns the tokens granted
- * (0: refused) and those left.
+ * Gives back `giveBack` tokens an earlier lease did not spend, then takes `lease` tokens at once while the bucket
+ * holds at least three times that many, else one: an instance then serves its next requests of this key from
+ * memory, and a busy key costs one statement per `lease` requests instead of one each. Near the limit every take
+ * is single and exact. Returns the tokens granted (0: refused) and those left.
  */
-export async function takeBucketTokens(db: Executor, p: BucketParams, lease: number): Promise<{ granted: number; left: number }> {
-  const refilled = sql<number>`least(${p.burst}::float8, b.tokens + greatest(0, extract(epoch from (${p.now}::timestamptz - b.updated_at))) * ${p.ratePerSecond}::float8)`;
+export async function takeBucketTokens(db: Executor, p: BucketParams, lease: number, giveBack = 0): Promise<{ granted: number; left: number }> {
+  const refilled = sql<number>`least(${p.burst}::float8, b.tokens + ${giveBack}::float8 + greatest(0, extract(epoch from (${p.now}::timestamptz - b.updated_at))) * ${p.ratePerSecond}::float8)`;
   for (let attempt = 0; attempt < 2; attempt += 1) {
     // The row is locked and re-read (FOR UPDATE), so the refill and the take see the latest count.
     const updated = await sql<{ tokens: number; granted: number }>`

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { DEFAULT_SUBJECTS, type AuthConfig } from '@keyzone/config';
+import { checkSmtpHost } from '../../src/mail/smtp-host-check';
 import { createMailer, type MailerConfig } from '../../src/mail/mailer';
 import { ApiError } from '../../src/errors';
 import { DEFAULT_BODIES } from '../../src/mail/kinds';
@@ -28,7 +29,7 @@ const noTemplates = Object.fromEntries(Object.keys(subjects).map((k) => [k, unde
 function mailerConfig(smtp: Partial<AuthConfig['smtp']>, templates: Partial<AuthConfig['mailer']['templates']> = {}): MailerConfig {
   return {
     siteUrl: 'https://app.example.com',
-    api: { host: undefined, port: 0, externalUrl: 'https://auth.example.com/auth/v1/', requestIdHeader: undefined, endpoint: undefined },
+    api: { host: undefined, port: 0, externalUrl: 'https://auth.example.com/auth/v1/', requestIdHeader: undefined, endpoint: undefined, trustedProxies: [] },
     smtp: { host: undefined, port: undefined, user: undefined, pass: undefined, adminEmail: 'admin@example.com', senderName: undefined, maxFrequency: 60, ...smtp },
     mailer: {
       autoconfirm: false,
@@ -201,5 +202,16 @@ describe('Mailer', () => {
       status: 500,
       message: 'Email sending is not configured on this server',
     });
+  });
+});
+
+describe('checkSmtpHost (issue 25)', () => {
+  it('says once, naming the host and the setting, when AUTH_SMTP_HOST does not resolve', async () => {
+    const lines: string[] = [];
+    const log = pino({ level: 'info' }, { write: (line: string) => lines.push(JSON.parse(line).msg) });
+    expect(await checkSmtpHost('localhost', log)).toBe(true);
+    expect(await checkSmtpHost('mailpit.invalid', log)).toBe(false);
+    expect(await checkSmtpHost(undefined, log)).toBe(true);
+    expect(lines).toEqual([expect.stringContaining('AUTH_SMTP_HOST "mailpit.invalid" does not resolve')]);
   });
 });
