@@ -2,6 +2,7 @@ import express, { type Express } from 'express';
 import { matchedRoute, requestLogging } from '@keyzone/logging';
 import type { Deps } from './deps';
 import { bearerAuth } from './http/bearer-auth';
+import { clientAddresses, clientAddressOfRequest } from './http/client-address';
 import { jsonBody } from './http/json-body';
 import { renderError, unknownRoute } from './http/errors';
 import { mountRoutes } from './http/mount';
@@ -19,7 +20,8 @@ export function createApp(deps: Deps): Express {
   app.disable('x-powered-by');
   app.set('etag', false);
 
-  app.use(requestLogging({ logger: deps.log }));
+  app.use(clientAddresses(deps));
+  app.use(requestLogging({ logger: deps.log, clientAddress: clientAddressOfRequest }));
   if (deps.telemetry) app.use(deps.telemetry.httpMiddleware(matchedRoute));
   const publisher = deps.publisher;
   if (publisher) {
@@ -38,6 +40,12 @@ export function createApp(deps: Deps): Express {
     next();
   });
 
+  // A browser pointed at the API's address wants to read about it, not a bare 401: scripts (Accept: */* or
+  // application/json) still get the status route.
+  app.get('/', (req, res, next) => {
+    if (req.accepts(['application/json', 'text/html']) === 'text/html') res.redirect(302, '/documentation');
+    else next();
+  });
   // Documentation needs neither a body nor a session.
   app.use('/documentation', documentationRouter(allRoutes(), deps.config.session.cookieName));
 

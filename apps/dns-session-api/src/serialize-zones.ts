@@ -123,6 +123,7 @@ export const auditEntrySchema = z.object({
   action: z.enum(['create', 'update', 'delete', 'restore']),
   user: z.object({ id: z.number().int().nullable() }),
   at: z.string(),
+  ip: z.string().nullable().meta({ description: "The client's address (behind trusted proxies, the client's own); null when unknown" }),
   before: z.record(z.string(), z.unknown()).nullable(),
   after: z.record(z.string(), z.unknown()).nullable(),
 });
@@ -131,7 +132,7 @@ export type AuditEntryWire = z.infer<typeof auditEntrySchema>;
 export function serializeAuditEntry(row: AuditRow): AuditEntryWire {
   return {
     id: Number(row.id), object: row.object_type, object_id: row.object_id, action: row.action,
-    user: { id: row.user_id }, at: row.at.toISOString(), before: row.before, after: row.after,
+    user: { id: row.user_id }, at: row.at.toISOString(), ip: row.ip, before: row.before, after: row.after,
   };
 }
 

@@ -22,6 +22,14 @@ describe('GET /documentation', () => {
     expect((await t.client().get('/documentation/static/nope.js')).status).toBe(404);
   });
 
+  test('a browser at / is sent to the documentation; a script still gets the 401 of the status route (issue 25)', async () => {
+    const browser = await t.client().get('/', { headers: { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' } });
+    expect(browser.status).toBe(302);
+    expect(browser.headers.get('location')).toBe('/documentation');
+    expect((await t.client().get('/', { headers: { accept: '*/*' } })).status).toBe(401);
+    expect((await t.client().get('/', { headers: { accept: 'application/json' } })).status).toBe(401);
+  });
+
   test('openapi.json is OpenAPI 3.1 with every registered route, its examples and the cookie scheme', async () => {
     const res = await t.client().get('/documentation/openapi.json');
     expect(res.status).toBe(200);

@@ -3,6 +3,7 @@
 // request without a bearer token goes on to the cookie session as before.
 import type { RequestHandler } from 'express';
 import type { AuthTokens } from '../services/auth-tokens';
+import { clientAddressOf } from './client-address';
 
 export function bearerAuth(tokens: AuthTokens): RequestHandler {
   return (req, res, next) => {
@@ -21,7 +22,7 @@ export function bearerAuth(tokens: AuthTokens): RequestHandler {
         return;
       }
       tokens.callerFor(auth.token, auth.claims).then((caller) => {
-        res.locals.caller = caller;
+        res.locals.caller = { ...caller, ip: clientAddressOf(res) };
         next();
       }, next);
     });

@@ -2,6 +2,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Deps } from '../deps';
 import { missingAuthentication } from '../errors';
 import type { Caller } from '../services/caller';
+import { clientAddressOf } from './client-address';
 import { clearSessionCookie } from './session-cookie';
 
 /**
@@ -31,6 +32,7 @@ export function requireSession(deps: Deps): RequestHandler {
       sessionId: session.rowId,
       user: session.loaded?.user,
       groupName: session.loaded?.groupName,
+      ip: clientAddressOf(res),
     };
     res.locals.caller = caller;
     next();

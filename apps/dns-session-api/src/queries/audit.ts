@@ -14,9 +14,10 @@ export interface AuditRow {
   at: Date;
   before: Record<string, unknown> | null;
   after: Record<string, unknown> | null;
+  ip: string | null;
 }
 
-const columns = ['id', 'object_type', 'object_id', 'zone_id', 'action', 'user_id', 'at', 'before', 'after'] as const;
+const columns = ['id', 'object_type', 'object_id', 'zone_id', 'action', 'user_id', 'at', 'before', 'after', 'ip'] as const;
 
 export async function insertAuditEntry(db: Db, entry: Omit<AuditRow, 'id'>): Promise<void> {
   await db
@@ -33,10 +34,10 @@ export async function insertAuditEntry(db: Db, entry: Omit<AuditRow, 'id'>): Pro
  * One 'create' entry per live record of a zone, written by the database in one statement (zone import):
  * `after` is the record's wire shape, built from the row as serializeZoneRecord builds it.
  */
-export async function insertRecordCreateEntries(db: Db, zoneId: number, userId: number, at: Date): Promise<void> {
+export async function insertRecordCreateEntries(db: Db, zoneId: number, userId: number, at: Date, ip: string | null): Promise<void> {
   await sql`
-    insert into dns.audit_log (object_type, object_id, zone_id, action, user_id, at, before, after)
-    select 'zone_record', r.id, r.zone_id, 'create', ${userId}, ${at}, null,
+    insert into dns.audit_log (object_type, object_id, zone_id, action, user_id, at, ip, before, after)
+    select 'zone_record', r.id, r.zone_id, 'create', ${userId}, ${at}, ${ip}::inet, null,
       jsonb_build_object('id', r.id, 'zid', r.zone_id, 'owner', r.owner, 'type', r.type, 'ttl', r.ttl,
         'description', r.description, 'deleted', false) || r.rdata
     from dns.zone_records r

@@ -14,7 +14,7 @@ const historyQuery = z.object({ limit: intQuery(1, 1000, 100, 'page size'), offs
 const historyResponseSchema = listEnvelopeSchema('history', auditEntrySchema);
 const historyExample = {
   history: [{
-    id: 311, object: 'zone_record', object_id: 99, action: 'update', user: { id: 4096 }, at: '2026-11-23T10:00:00.000Z',
+    id: 311, object: 'zone_record', object_id: 99, action: 'update', user: { id: 4096 }, at: '2026-11-23T10:00:00.000Z', ip: '192.0.2.80',
     before: { id: 99, zid: 12, owner: 'www.example.com.', type: 'A', ttl: 3600, description: '', deleted: false, address: '192.0.2.10' },
     after: { id: 99, zid: 12, owner: 'www.example.com.', type: 'A', ttl: 3600, description: '', deleted: false, address: '192.0.2.11' },
   }],

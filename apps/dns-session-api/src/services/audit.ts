@@ -25,6 +25,7 @@ export function createDbAudit(clock: Deps['clock']): AuditHook {
         at: clock.now(),
         before: entry.before,
         after: entry.after,
+        ip: entry.actor.ip ?? null,
       });
     },
   };

@@ -10,4 +10,6 @@ export interface Caller {
   /** The caller's own row and group name, read with the session (saves a query when they read themselves). */
   user?: UserRow;
   groupName?: string;
+  /** The client's address (behind trusted proxies, the client's rather than the proxy's), for the audit history. */
+  ip?: string;
 }

@@ -81,7 +81,7 @@ export async function importZoneFile(deps: Deps, caller: Caller, input: ImportIn
     await insertZoneRecords(trx, records.map(({ owner, type, ttl, rdata }) => ({ zone_id: zone.id, owner, type, ttl, rdata, description: '' })), now);
     const wire = serializeZone(zone, assigned);
     await deps.audit.record(trx, { actor: caller, objectType: 'zone', objectId: zone.id, action: 'create', before: null, after: wire });
-    await insertRecordCreateEntries(trx, zone.id, caller.userId, now);
+    await insertRecordCreateEntries(trx, zone.id, caller.userId, now, caller.ip ?? null);
     return { zone: wire, records: records.length };
   });
 }
