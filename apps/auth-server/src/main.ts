@@ -4,14 +4,15 @@
 import type { Server } from 'node:http';
 import { exitOnConfigError, type AuthConfig } from '@keyzone/config';
 import { connect, migrateAuth, poolStats, type AuthDatabase } from '@keyzone/db';
-import { createTelemetry, type Telemetry } from '@keyzone/telemetry';
+import type { Telemetry } from '@keyzone/telemetry';
 import { createLogger } from '@keyzone/logging';
 import { createJwtService } from '@keyzone/tokens';
 import { createApp } from './app';
 import { generateSigningJwk, parseKeysArgs } from './cli/keys';
 import { parseTokenArgs, type TokenArgs } from './cli/token';
 import { createMailer } from './mail/mailer';
-import { loggerOptions, readConfig } from './config';
+import { checkSmtpHost } from './mail/smtp-host-check';
+import { loggerOptions, readConfig, readSigningConfig } from './config';
 import { systemClock, type Deps } from './deps';
 import { createSmsSender } from './sms';
 import { startHousekeeping } from './services/housekeeping';
@@ -23,6 +24,7 @@ async function openDatabase(config: AuthConfig, telemetry?: Telemetry) {
   const db = connect<AuthDatabase>(config.db.url, {
     maxPoolSize: config.db.maxPoolSize,
     authNamespace: config.db.namespace,
+    preparedStatements: config.db.preparedStatements,
     onQuery: telemetry && config.tracing.enabled ? (query) => telemetry.recordQuery(query) : undefined,
   });
   const applied = await migrateAuth(db, { namespace: config.db.namespace });
@@ -30,8 +32,10 @@ async function openDatabase(config: AuthConfig, telemetry?: Telemetry) {
 }
 
 /** TRACING_* / METRICS_* / OTEL_*: undefined when both are off. */
-function telemetryFor(config: AuthConfig): Telemetry | undefined {
+async function telemetryFor(config: AuthConfig): Promise<Telemetry | undefined> {
   if (!config.tracing.enabled && !config.metrics.enabled) return undefined;
+  // Loaded only when enabled: the OpenTelemetry SDK alone costs ~19 MB of memory (issue 24).
+  const { createTelemetry } = await import('@keyzone/telemetry');
   return createTelemetry({
     serviceName: 'auth-server',
     versionAttribute: 'auth.version',
@@ -66,7 +70,7 @@ async function main(argv: string[]): Promise<void> {
 
   let config: AuthConfig;
   try {
-    config = readConfig(process.env, process.cwd());
+    config = command === 'token' ? readSigningConfig(process.env, process.cwd()) : readConfig(process.env, process.cwd());
   } catch (err) {
     exitOnConfigError(err);
   }
@@ -84,7 +88,7 @@ async function main(argv: string[]): Promise<void> {
     return;
   }
   const log = createLogger(loggerOptions(process.env, config));
-  const telemetry = command === 'serve' ? telemetryFor(config) : undefined;
+  const telemetry = command === 'serve' ? await telemetryFor(config) : undefined;
 
   const { db, applied } = await openDatabase(config, telemetry);
   telemetry?.observePool(() => poolStats(db));
@@ -103,6 +107,7 @@ async function main(argv: string[]): Promise<void> {
   });
   // Mail goes over SMTP when SMTP_HOST is set; otherwise it is logged (development) or refused (production).
   const mailer = createMailer({ config, log, production: process.env.NODE_ENV === 'production', db, onSent: () => telemetry?.count('emails_sent') });
+  await checkSmtpHost(config.smtp.host, log);
   mailer.outbox?.start();
   const deps: Deps = { config, db, jwt, mailer, sms: createSmsSender(config.sms), clock: systemClock, log, telemetry };
   const app = createApp(deps);

@@ -3,9 +3,9 @@
 //   serve (default) | migrate | version | create-user --group G --username U --password P --email E
 //   --first-name F --last-name L [--admin] | import-nictool --from mysql://user:pass@host/nictool [--dry-run]
 import path from 'node:path';
-import { exitOnConfigError, loadDnsConfig, type DnsConfig } from '@keyzone/config';
+import { envDirsFor, exitOnConfigError, loadDnsConfig, readEnvFiles, type DnsConfig } from '@keyzone/config';
 import { connect, defaultDatabaseUrl, migrateDns, poolStats, type DnsDatabase } from '@keyzone/db';
-import { createTelemetry, type Telemetry } from '@keyzone/telemetry';
+import type { Telemetry } from '@keyzone/telemetry';
 import { createLogger } from '@keyzone/logging';
 import { createApp } from './app';
 import { parseCreateUserArgs } from './cli/create-user';
@@ -19,14 +19,17 @@ import { deleteExpiredSessions } from './queries/sessions';
 import { serializeLoginUser } from './serialize';
 import { createUserWithGroup } from './services/bootstrap';
 import { API_VERSION } from './version';
+import { enqueueAllZones } from './publishing/queue';
 
 const APP_NAME = 'dns-session-api';
 const PRUNE_EVERY_MS = 15 * 60 * 1000;
 
 function loadConfig(): DnsConfig {
   try {
-    // config/ sits beside dist/ and src/; DNS_CONFIG_DIR overrides it.
-    return loadDnsConfig({ dir: path.join(__dirname, '..') });
+    // config/ sits beside dist/ and src/; DNS_CONFIG_DIR overrides it. The workspace root's .env, then the
+    // app's own, lie under the environment (as for the auth server).
+    const env = { ...readEnvFiles(envDirsFor(process.cwd())), ...process.env };
+    return loadDnsConfig({ dir: path.join(__dirname, '..'), env });
   } catch (err) {
     return exitOnConfigError(err);
   }
@@ -34,14 +37,17 @@ function loadConfig(): DnsConfig {
 
 function openDatabase(config: DnsConfig, telemetry?: Telemetry) {
   return connect<DnsDatabase>(config.database.url ?? defaultDatabaseUrl(APP_NAME), {
+    preparedStatements: config.database.preparedStatements,
     onQuery: telemetry && config.telemetry.tracingEnabled ? (query) => telemetry.recordQuery(query) : undefined,
   });
 }
 
 /** telemetry.yml / TRACING_* / METRICS_* / OTEL_*: undefined when both are off. */
-function telemetryFor(config: DnsConfig): Telemetry | undefined {
+async function telemetryFor(config: DnsConfig): Promise<Telemetry | undefined> {
   const t = config.telemetry;
   if (!t.tracingEnabled && !t.metricsEnabled) return undefined;
+  // Loaded only when enabled: the OpenTelemetry SDK alone costs ~19 MB of memory (issue 24).
+  const { createTelemetry } = await import('@keyzone/telemetry');
   return createTelemetry({
     serviceName: APP_NAME,
     versionAttribute: 'dns.version',
@@ -56,7 +62,7 @@ function telemetryFor(config: DnsConfig): Telemetry | undefined {
 async function serve(): Promise<void> {
   const config = loadConfig();
   const log = createLogger({ name: APP_NAME, level: config.log.level, file: config.log.file, pretty: config.env === 'development' });
-  const telemetry = telemetryFor(config);
+  const telemetry = await telemetryFor(config);
   const db = openDatabase(config, telemetry);
   telemetry?.observePool(() => poolStats(db));
   const applied = await migrateDns(db);
@@ -69,7 +75,8 @@ async function serve(): Promise<void> {
     deleteExpiredSessions(db, systemClock.now()).catch((err: unknown) => log.warn({ err }, 'session prune failed'));
   }, PRUNE_EVERY_MS);
   prune.unref();
-  const stop = () => {
+  const stop = (signal: string) => {
+    log.info({ signal }, 'shutting down');
     clearInterval(prune);
     server.close(() => {
       Promise.resolve(deps.publisher?.stop())
@@ -79,8 +86,8 @@ async function serve(): Promise<void> {
     });
     server.closeIdleConnections();
   };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  process.once('SIGINT', () => stop('SIGINT'));
+  process.once('SIGTERM', () => stop('SIGTERM'));
 }
 
 async function migrate(): Promise<void> {
@@ -124,6 +131,26 @@ async function importFromNicTool(args: string[]): Promise<void> {
   }
 }
 
+/** `publish --all [--nameserver <id>]`: queue every live zone for its nameservers (the running service publishes them). */
+async function publishAll(args: string[]): Promise<void> {
+  const nsIndex = args.indexOf('--nameserver');
+  const nameserverId = nsIndex >= 0 ? Number(args[nsIndex + 1]) : undefined;
+  if (!args.includes('--all') || (nameserverId !== undefined && !(Number.isInteger(nameserverId) && nameserverId > 0))) {
+    throw new Error('usage: publish --all [--nameserver <id>]');
+  }
+  const config = loadConfig();
+  if (!config.publish.enabled) throw new Error('publishing is off: set enabled: true in publish.yml first');
+  const db = openDatabase(config);
+  try {
+    await migrateDns(db);
+    const result = await enqueueAllZones(db, config.publish, systemClock.now(), nameserverId);
+    for (const ns of result.skipped) console.log(`skipped nameserver ${ns.id} ${ns.name}: ${ns.reason}`);
+    console.log(`queued ${result.queued} publish job(s); the running service publishes them at its next poll`);
+  } finally {
+    await db.destroy();
+  }
+}
+
 async function main(argv: string[]): Promise<void> {
   const [command = 'serve', ...rest] = argv;
   switch (command) {
@@ -138,8 +165,10 @@ async function main(argv: string[]): Promise<void> {
       return createUser(rest);
     case 'import-nictool':
       return importFromNicTool(rest);
+    case 'publish':
+      return publishAll(rest);
     default:
-      throw new Error(`unknown command ${JSON.stringify(command)} (serve | migrate | version | create-user | import-nictool)`);
+      throw new Error(`unknown command ${JSON.stringify(command)} (serve | migrate | version | create-user | import-nictool | publish)`);
   }
 }
 
