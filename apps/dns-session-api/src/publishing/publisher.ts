@@ -25,6 +25,8 @@ export interface PublishStatus {
   last_error: string | null;
   last_error_at: string | null;
   next_attempt_at: string | null;
+  /** Why this nameserver gets no publish jobs (no target in publish.yml, publishing off), or null. */
+  not_published: string | null;
 }
 
 export class Publisher {
@@ -129,7 +131,7 @@ export class Publisher {
   }
 }
 
-export async function publishStatus(db: Db, nameserverId: number): Promise<PublishStatus> {
+export async function publishStatus(db: Db, nameserverId: number, notPublished: string | null): Promise<PublishStatus> {
   const [status, queue] = await Promise.all([
     db.selectFrom('dns.publish_status').selectAll().where('nameserver_id', '=', nameserverId).executeTakeFirst(),
     db.selectFrom('dns.publish_jobs')
@@ -144,5 +146,6 @@ export async function publishStatus(db: Db, nameserverId: number): Promise<Publi
     last_error: status?.last_error ?? null,
     last_error_at: iso(status?.last_error_at),
     next_attempt_at: Number(queue?.n ?? 0) > 0 ? iso(queue?.next as Date | null) : null,
+    not_published: notPublished,
   };
 }

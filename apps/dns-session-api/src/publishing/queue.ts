@@ -13,6 +13,19 @@ export function publishableTypes(config: DnsConfig['publish']): string[] {
   return types;
 }
 
+/**
+ * Why a nameserver gets no publish jobs, or null when it does: publishing off, a PowerDNS nameserver without
+ * settings in publish.yml, or a zone-file nameserver without zone_files.
+ */
+export function unpublishedReason(config: DnsConfig['publish'], nameserver: { name: string; export_type: string }): string | null {
+  if (!config.enabled) return 'publishing is off (publish.yml enabled: false)';
+  if (nameserver.export_type === 'powerdns') {
+    return config.powerdns[nameserver.name] === undefined ? `publish.yml has no powerdns target for ${nameserver.name}` : null;
+  }
+  if (!publishableTypes(config).includes(nameserver.export_type)) return `nameservers of type ${nameserver.export_type} are not published`;
+  return config.zoneFiles ? null : `publish.yml has no zone_files settings for ${nameserver.export_type} nameservers`;
+}
+
 function zoneIdOf(entry: Parameters<AuditHook['record']>[1]): number | undefined {
   if (entry.objectType === 'zone') return entry.objectId;
   if (entry.objectType === 'zone_record') {
@@ -53,4 +66,42 @@ export function publishingAudit(inner: AuditHook, config: DnsConfig['publish'], 
       await enqueuePublish(trx, config, zoneId, clock.now(), before);
     },
   };
+}
+
+export interface PublishAllResult {
+  /** Jobs queued, one per live zone and publishable nameserver serving it. */
+  queued: number;
+  /** Nameservers left out, with why (no target in publish.yml, …). */
+  skipped: Array<{ id: number; name: string; reason: string }>;
+}
+
+/**
+ * Queues every live zone for every nameserver that serves it (or only `nameserverId`): for publishing turned on
+ * after zones existed, or after import-nictool. The service's publisher applies the jobs at its next poll.
+ */
+export async function enqueueAllZones(db: Db, config: DnsConfig['publish'], now: Date, nameserverId?: number): Promise<PublishAllResult> {
+  let query = db.selectFrom('dns.nameservers').select(['id', 'name', 'export_type']).where('deleted_at', 'is', null);
+  if (nameserverId !== undefined) query = query.where('id', '=', nameserverId);
+  const nameservers = await query.orderBy('id').execute();
+  if (nameserverId !== undefined && nameservers.length === 0) throw new Error(`no live nameserver with id ${nameserverId}`);
+  const skipped: PublishAllResult['skipped'] = [];
+  const targets: number[] = [];
+  for (const ns of nameservers) {
+    const reason = unpublishedReason(config, ns);
+    if (reason) skipped.push({ id: ns.id, name: ns.name, reason });
+    else targets.push(ns.id);
+  }
+  if (targets.length === 0) return { queued: 0, skipped };
+  const inserted = await db
+    .insertInto('dns.publish_jobs')
+    .columns(['nameserver_id', 'zone_id', 'created_at', 'next_attempt_at'])
+    .expression((eb) =>
+      eb.selectFrom('dns.zone_nameservers as zn')
+        .innerJoin('dns.zones as z', 'z.id', 'zn.zone_id')
+        .select((s) => ['zn.nameserver_id', 'zn.zone_id', s.val(now).as('created_at'), s.val(now).as('next_attempt_at')])
+        .where('z.deleted_at', 'is', null)
+        .where('zn.nameserver_id', 'in', targets),
+    )
+    .executeTakeFirst();
+  return { queued: Number(inserted.numInsertedOrUpdatedRows ?? 0), skipped };
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { unpublishedReason } from '../publishing/queue';
 import { publishStatus } from '../publishing/publisher';
 import { envelope, envelopeSchema } from '../http/envelope';
 import { defineRoute, type RouteFamily } from '../http/route';
@@ -30,6 +31,7 @@ const updateBody = z
 const publishStatusSchema = z.object({
   nameserver_id: z.number(), queued: z.number(), last_success_at: z.string().nullable(), last_error: z.string().nullable(),
   last_error_at: z.string().nullable(), next_attempt_at: z.string().nullable(),
+  not_published: z.string().nullable().meta({ description: 'Why this nameserver gets no publish jobs (e.g. no target in publish.yml), or null' }),
 });
 
 const example = { id: 7, gid: 4096, name: 'ns1.example.com.', address: '192.0.2.53', address6: null, ttl: 3600, description: '', export: { type: 'bind' }, deleted: false };
@@ -71,13 +73,14 @@ export const nameserverRoutes: RouteFamily = {
       responses: {
         200: {
           description: 'The status', schema: envelopeSchema('status', publishStatusSchema),
-          example: { status: { nameserver_id: 7, queued: 0, last_success_at: '2026-11-25T12:00:00.000Z', last_error: null, last_error_at: null, next_attempt_at: null }, meta: { api: { version: '0.1.0' }, msg: 'publishing status' } },
+          example: { status: { nameserver_id: 7, queued: 0, last_success_at: '2026-11-25T12:00:00.000Z', last_error: null, last_error_at: null, next_attempt_at: null, not_published: null }, meta: { api: { version: '0.1.0' }, msg: 'publishing status' } },
         },
         ...common,
       },
       async handler({ params }, { deps, caller }) {
         const row = await getNameserver(deps, caller, params.id, { deleted: false });
-        return { body: envelope('status', await publishStatus(deps.db, row.id), 'publishing status') };
+        const status = await publishStatus(deps.db, row.id, unpublishedReason(deps.config.publish, row));
+        return { body: envelope('status', status, 'publishing status') };
       },
     }),
     defineRoute({
