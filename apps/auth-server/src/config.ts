@@ -3,7 +3,7 @@
 // production so every missing setting is named.
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { loadAuthConfig, type AuthConfig } from '@keyzone/config';
+import { envDirsFor, loadAuthConfig, type AuthConfig } from '@keyzone/config';
 import { defaultDatabaseUrl } from '@keyzone/db';
 import type { CreateLoggerOptions } from '@keyzone/logging';
 import { generateSigningJwk } from './cli/keys';
@@ -26,22 +26,39 @@ export function developmentJwtKeys(cwd: string): string {
   return keys;
 }
 
+/** A stand-in secret for the first pass only: it tells "no key configured" apart without writing one. */
+const NO_KEY_YET = 'keyzone-first-pass-placeholder-secret-0123456789';
+
 export function readConfig(env: Record<string, string | undefined>, cwd: string): AuthConfig {
-  if (env.NODE_ENV === 'production') return loadAuthConfig({ env, cwd, production: true });
+  const envDirs = envDirsFor(cwd);
+  if (env.NODE_ENV === 'production') return loadAuthConfig({ env, cwd, envDirs, production: true });
   const defaults: Record<string, string> = {
     DATABASE_URL: defaultDatabaseUrl(APP_NAME),
-    JWT_KEYS: developmentJwtKeys(cwd),
+    JWT_SECRET: NO_KEY_YET,
     SITE_URL: 'http://localhost:8081/',
     API_EXTERNAL_URL: 'http://localhost:8081',
   };
   // A first pass learns the port (the external URL follows it unless set), so the site URL can default to the
-  // server's own page there, and whether a JWT_SECRET is set (then it signs, not the generated key).
-  const first = loadAuthConfig({ env, cwd, defaults });
+  // server's own page there, and whether JWT_SECRET or JWT_KEYS is set: only without either is the development
+  // key generated (and written to .data/).
+  const first = loadAuthConfig({ env, cwd, envDirs, defaults });
   const portUrl = `http://localhost:${first.api.port}`;
   const externalUrl = first.api.externalUrl === defaults.API_EXTERNAL_URL ? portUrl : first.api.externalUrl;
   const second: Record<string, string> = { ...defaults, API_EXTERNAL_URL: portUrl, SITE_URL: `${externalUrl.replace(/\/+$/, '')}/` };
-  if (first.jwt.secret !== undefined) delete second.JWT_KEYS;
-  return loadAuthConfig({ env, cwd, defaults: second });
+  delete second.JWT_SECRET;
+  if (first.jwt.secret === NO_KEY_YET && first.jwt.keys === undefined) second.JWT_KEYS = developmentJwtKeys(cwd);
+  return loadAuthConfig({ env, cwd, envDirs, defaults: second });
+}
+
+/**
+ * The configuration the `token` command needs: only the signing key counts. In production the rest (database,
+ * SMTP, URLs) is not required just to sign a JWT, so those get throwaway values here; outside production it is
+ * the server's own configuration, so the command signs with the same development key.
+ */
+export function readSigningConfig(env: Record<string, string | undefined>, cwd: string): AuthConfig {
+  if (env.NODE_ENV !== 'production') return readConfig(env, cwd);
+  const unused = { DATABASE_URL: 'pglite://memory', SITE_URL: 'http://localhost/', API_EXTERNAL_URL: 'http://localhost/' };
+  return loadAuthConfig({ env, cwd, envDirs: envDirsFor(cwd), defaults: unused });
 }
 
 /**

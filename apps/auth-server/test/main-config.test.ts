@@ -1,13 +1,13 @@
 // What main.ts reads: development defaults (embedded PGlite, an RS256 signing key kept in .data/jwt-keys.json
 // with mode 0600, the external URL following the port, the site URL on the server's own page) and none in
 // production.
-import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { Writable } from 'node:stream';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ConfigError } from '@keyzone/config';
 import { createLogger } from '@keyzone/logging';
-import { loggerOptions, readConfig } from '../src/config';
+import { loggerOptions, readConfig, readSigningConfig } from '../src/config';
 
 const fresh = () => mkdtempSync(path.join(tmpdir(), 'kz-auth-main-'));
 
@@ -97,4 +97,42 @@ describe('loggerOptions (issue 2: human-readable output in development)', () => 
     expect(pretty).toContain('hello');
     expect(() => JSON.parse(pretty)).toThrow();
   });
+});
+
+it('development: a configured JWT_SECRET or JWT_KEYS writes no key to .data/ (issue 26)', () => {
+  const withSecret = fresh();
+  expect(readConfig({ AUTH_JWT_SECRET: 'y'.repeat(40) }, withSecret).jwt.secret).toBe('y'.repeat(40));
+  expect(existsSync(path.join(withSecret, '.data', 'jwt-keys.json'))).toBe(false);
+  const withKeys = fresh();
+  const keys = readConfig({}, fresh()).jwt.keys;
+  const config = readConfig({ AUTH_JWT_KEYS: JSON.stringify(keys) }, withKeys);
+  expect(config.jwt.keys).toEqual(keys);
+  expect(config.jwt.secret).toBeUndefined();
+  expect(existsSync(path.join(withKeys, '.data', 'jwt-keys.json'))).toBe(false);
+});
+
+it('the workspace root .env is read under the app\'s own .env, and the environment wins over both (issue 25)', () => {
+  const root = fresh();
+  writeFileSync(path.join(root, 'pnpm-workspace.yaml'), 'packages: []\n');
+  writeFileSync(path.join(root, '.env'), 'AUTH_SITE_URL=https://root.example.com/\nAUTH_JWT_SECRET=' + 'r'.repeat(40) + '\nAUTH_JWT_AUD=root\n');
+  const app = path.join(root, 'apps', 'auth-server');
+  mkdirSync(app, { recursive: true });
+  writeFileSync(path.join(app, '.env'), 'AUTH_JWT_AUD=app\n');
+  const config = readConfig({ AUTH_SITE_URL: 'https://env.example.com/' }, app);
+  expect(config.siteUrl).toBe('https://env.example.com/');
+  expect(config.jwt.secret).toBe('r'.repeat(40));
+  expect(config.jwt.aud).toBe('app');
+});
+
+it('production: the token command needs only the signing key (issue 25)', () => {
+  const config = readSigningConfig({ NODE_ENV: 'production', AUTH_JWT_SECRET: 'z'.repeat(40) }, fresh());
+  expect(config.jwt.secret).toBe('z'.repeat(40));
+  let error: unknown;
+  try {
+    readSigningConfig({ NODE_ENV: 'production' }, fresh());
+  } catch (err) {
+    error = err;
+  }
+  expect(error).toBeInstanceOf(ConfigError);
+  expect((error as ConfigError).problems).toEqual([expect.stringContaining('AUTH_JWT_SECRET')]);
 });
