@@ -1,5 +1,6 @@
 // SQL for auth.sessions and auth.mfa_amr_claims (the AMR list inside access tokens). The refresh
 // path has its own statements (refresh-fast.ts, refresh-grant.ts).
+import { sql } from 'kysely';
 import { randomUUID } from 'node:crypto';
 import type { Executor } from './users';
 import { sessionColumns, type SessionRow } from './columns';
@@ -51,4 +52,13 @@ export async function findAmrClaims(db: Executor, sessionId: string): Promise<Ar
     .where('session_id', '=', sessionId)
     .orderBy('updated_at')
     .execute() as Promise<Array<{ authentication_method: string; updated_at: Date | string }>>;
+}
+
+/**
+ * The session row's version (its xmin: every committed update changes it), read without waiting for a lock
+ * another transaction holds on the row. A waiting refresh uses it to tell a busy session from a stuck one.
+ */
+export async function sessionRowVersion(db: Executor, id: string): Promise<string | undefined> {
+  const row = await db.selectFrom('auth.sessions').select(sql<string>`xmin::text`.as('version')).where('id', '=', id).executeTakeFirst();
+  return row?.version;
 }

@@ -1,6 +1,7 @@
 // The refresh_token grant: v1 rotation with reuse detection (reference §5.3).
 // The session row is locked with FOR UPDATE SKIP LOCKED; when another refresh holds it we give the
-// connection back, wait 10-30 ms and retry, and answer 409 conflict after 5 s. A revoked token is
+// connection back, wait 10-30 ms and retry, and answer 409 conflict after 5 s in which the session did not
+// change (a stuck holder; a burst of refreshes taking turns keeps changing it). A revoked token is
 // accepted only when it is the parent of the session's live token and was revoked within
 // SECURITY_REFRESH_TOKEN_REUSE_INTERVAL: then the live token is returned (no new one is minted).
 // A request that saw the token live (or arrived within CONCURRENT_REFRESH_WINDOW_MS of the rotation)
@@ -15,6 +16,7 @@ import { ApiError, ErrorCode, Messages } from '../errors';
 import { tryFastRefresh } from '../queries/refresh-fast';
 import { lockRefreshContext, rotateRefreshToken, type RefreshContext } from '../queries/refresh-grant';
 import { findRefreshToken, revokeSessionTokens } from '../queries/refresh-tokens';
+import { sessionRowVersion } from '../queries/sessions';
 import type { Executor } from '../queries/users';
 import { tokenResponse } from './access-token';
 import { isBanned } from './accounts';
@@ -44,7 +46,7 @@ export function checkRefreshTokenFormat(token: string): void {
 }
 
 type Attempt =
-  | { kind: 'locked' }
+  | { kind: 'locked'; sessionVersion: string | undefined }
   | { kind: 'reuse' }
   | { kind: 'ok'; context: RefreshContext; token: string };
 
@@ -76,8 +78,10 @@ export async function refreshGrant(
     return tokenResponse(deps, { user: done.user, identities: done.identities, factors: done.factors, session: done.session, amr, refreshToken: child });
   }
   const race = { seenLive: fast.seenLive, arrivedAt };
-  // Lock waits use wall time: the injected clock may be frozen in tests.
-  const giveUpAt = Date.now() + LOCK_WAIT_LIMIT_MS;
+  // Lock waits use wall time: the injected clock may be frozen in tests. The wait is measured from the last
+  // change of the session: 100 tabs refreshing at once take their turns for longer than 5 s on a busy machine.
+  let giveUpAt = Date.now() + LOCK_WAIT_LIMIT_MS;
+  let seenVersion: string | undefined;
   for (;;) {
     const attempt = await deps.db.transaction().execute((tx) => attemptRefresh(tx, deps, input, race));
     if (attempt.kind === 'ok') {
@@ -86,6 +90,10 @@ export async function refreshGrant(
       return tokenResponse(deps, { user: context.user, identities: context.identities, session: context.session, amr, refreshToken: attempt.token });
     }
     if (attempt.kind === 'reuse') throw alreadyUsed(); // the revocation is already committed
+    if (attempt.sessionVersion !== seenVersion) {
+      seenVersion = attempt.sessionVersion;
+      giveUpAt = Date.now() + LOCK_WAIT_LIMIT_MS;
+    }
     if (Date.now() >= giveUpAt) throw new ApiError(409, ErrorCode.conflict, Messages.conflict);
     await sleep(10 + Math.floor(Math.random() * 20));
   }
@@ -104,7 +112,7 @@ async function attemptRefresh(
     if (!token) throw notFound();
     if (!token.session_id) throw noSession();
     if (!token.revoked) race.seenLive = true;
-    return { kind: 'locked' };
+    return { kind: 'locked', sessionVersion: await sessionRowVersion(tx, token.session_id) };
   }
   const { token, session, user } = context;
   const now = deps.clock.now();
