@@ -36,8 +36,15 @@ const SCRIPT = `(function () {
       return JSON.parse(new TextDecoder().decode(bytes));
     } catch (e) { return {}; }
   };
+  var nextSteps = {
+    otp_expired: 'The link was used already or has expired. Ask for a new one: POST /resend {"type": "signup", "email": ...} ' +
+      'for a sign-up, POST /magiclink or /otp {"email": ...} to sign in, POST /recover {"email": ...} to reset a password.',
+    access_denied: 'Sign-in was cancelled or refused. Start it again from your app.',
+    flow_state_expired: 'The sign-in took too long. Start it again from your app.'
+  };
   if (param('error') || param('error_description')) {
-    show('That did not work', [['error', param('error')], ['code', param('error_code')], ['description', param('error_description')]]);
+    show('That did not work', [['error', param('error')], ['code', param('error_code')], ['description', param('error_description')],
+      ['what now', nextSteps[param('error_code')] || nextSteps[param('error')] || '']]);
   } else if (fragment.get('access_token')) {
     var c = claims(fragment.get('access_token'));
     var expires = Number(fragment.get('expires_at'));
