@@ -1,5 +1,11 @@
 // redirect_to allow-list (reference §6.4). An invalid redirect is never an error: it silently
 // falls back to SITE_URL, exactly as GoTrue does, so callers only ever get a usable URL back.
+// GoTrue matches each glob against the raw string, so `https://evil?.trusted.example/` passes
+// `https://*.trusted.example/**` while the browser goes to host `evil`. Here the candidate is parsed with the
+// WHATWG URL parser (what browsers use): the scheme must equal the entry's, its host[:port] must match the entry's
+// host glob and its path the entry's path glob; a query is allowed only below a path ending in a wildcard.
+// Percent-escapes and non-ASCII characters in the host part are refused outright, since the parser decodes and
+// folds them (evil%2eexample, evil。example) into hosts nobody listed.
 
 export interface RedirectSettings {
   siteUrl: string;
@@ -90,16 +96,61 @@ function isIpLiteral(hostname: string): boolean {
   return /^\d{1,3}(\.\d{1,3}){3}$/.test(hostname) || hostname.startsWith('[');
 }
 
+/** One URI_ALLOW_LIST entry, split as URLs are: scheme, host[:port] glob, path glob; or a raw glob without `//`. */
+interface AllowEntry {
+  scheme?: string;
+  authority?: RegExp;
+  path?: RegExp;
+  /** The path glob ends in a wildcard: anything below it, with any query. */
+  openEnded: boolean;
+  /** The entry itself names a host with `%` or non-ASCII characters (then such hosts are compared as written). */
+  unusualHost: boolean;
+  raw?: RegExp;
+}
+
+function compileEntry(pattern: string): AllowEntry {
+  const parts = /^([a-z][a-z0-9+.-]*):\/\/([^/]*)(.*)$/i.exec(pattern);
+  if (!parts) return { raw: compileAllowListGlob(pattern), openEnded: false, unusualHost: false };
+  const [, scheme = '', authority = '', path = ''] = parts;
+  return {
+    scheme: scheme.toLowerCase(),
+    authority: compileAllowListGlob(authority.toLowerCase()),
+    path: compileAllowListGlob(path === '' ? '/' : path),
+    openEnded: path.endsWith('*'),
+    unusualHost: UNUSUAL_HOST.test(authority),
+    raw: undefined,
+  };
+}
+
+// eslint-disable-next-line no-control-regex
+const UNUSUAL_HOST = /[%\u0080-\uffff]/;
+
+/** The host part of `candidate` as written: after `scheme://`, up to the first `/`, `?` or `#`. */
+function rawAuthority(candidate: string): string | undefined {
+  return /^[a-z][a-z0-9+.-]*:\/\/([^/?#]*)/i.exec(candidate)?.[1];
+}
+
+function entryMatches(entry: AllowEntry, url: URL, candidate: string): boolean {
+  if (entry.raw) return entry.raw.test(candidate.split('#')[0]!);
+  if (url.protocol !== `${entry.scheme}:`) return false;
+  const written = rawAuthority(candidate);
+  if (written === undefined || (UNUSUAL_HOST.test(written) && !entry.unusualHost)) return false;
+  const authority = url.port ? `${url.hostname}:${url.port}` : url.hostname;
+  if (!entry.authority!.test(authority.toLowerCase())) return false;
+  if (!entry.path!.test(url.pathname === '' ? '/' : url.pathname)) return false;
+  return url.search === '' || entry.openEnded;
+}
+
 export class RedirectPolicy {
   private readonly site: URL | undefined;
-  private readonly globs: RegExp[];
+  private readonly entries: AllowEntry[];
 
   constructor(private readonly settings: RedirectSettings) {
     this.site = parseUrl(settings.siteUrl);
-    this.globs = settings.uriAllowList
+    this.entries = settings.uriAllowList
       .map((p) => p.trim())
       .filter((p) => p.length > 0)
-      .map(compileAllowListGlob);
+      .map(compileEntry);
   }
 
   /** True when `candidate` may be used as a redirect target. */
@@ -111,10 +162,10 @@ export class RedirectPolicy {
     if (!url) return false;
     const web = url.protocol === 'http:' || url.protocol === 'https:';
     // Credentials in a redirect URL only ever serve to disguise the real host (good.com@evil.com).
-    if (web && (url.username !== '' || url.password !== '')) return false;
+    if (url.username !== '' || url.password !== '') return false;
 
     const site = this.site;
-    if (site && url.protocol === site.protocol && url.hostname === site.hostname) {
+    if (site && url.protocol === site.protocol && url.hostname === site.hostname && !UNUSUAL_HOST.test(rawAuthority(candidate) ?? '%')) {
       if (LOOPBACK_HOSTS.has(url.hostname) || url.port === site.port) return true;
     }
 
@@ -123,8 +174,7 @@ export class RedirectPolicy {
       if (host === '' || /^\d+$/.test(host)) return false;
       if (isIpLiteral(host) && !LOOPBACK_HOSTS.has(host) && !host.startsWith('127.')) return false;
     }
-    const withoutFragment = candidate.split('#')[0]!;
-    return this.globs.some((g) => g.test(withoutFragment));
+    return this.entries.some((entry) => entryMatches(entry, url, candidate));
   }
 
   /** The validated redirect for a request: query, then body, then header, then Referer, else SITE_URL. */

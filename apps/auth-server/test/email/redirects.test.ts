@@ -45,6 +45,41 @@ describe('redirect allow-list', () => {
     expect(policy.isAllowed(url)).toBe(expected);
   });
 
+  describe('host theft through the allow-list (issue 26): parsed as browsers parse, never matched as a raw string', () => {
+    const trusted = new RedirectPolicy({ siteUrl: 'https://app.example.com', uriAllowList: ['https://*.trusted.example/**', 'https://app2.example.com/cb'] });
+    it.each([
+      'https://evil%2eexample?.trusted.example/',
+      'https://evil%2Eexample?.trusted.example/',
+      'https://evil。example?.trusted.example/',
+      'https://evil．example?.trusted.example/',
+      'https://evil?.trusted.example/',
+      'https://evil#.trusted.example/',
+      'https://evil%252eexample?.trusted.example/',
+      'https://evil%252Eexample%3F.trusted.example/',
+      'https://trusted.example@evil/',
+      'https://a.trusted.example@evil.example/',
+      'https://a.trusted.example\\@evil.example/',
+      'https://evil.example\\.trusted.example/',
+      'https://evil.example/.trusted.example/',
+      'https://evil.example:443.trusted.example/',
+      'HTTPS://EVIL?.TRUSTED.EXAMPLE/',
+      'https://app2.example.com/cb?.trusted.example',
+      'https://app.example.com%2eevil.example/',
+      'https://xn--evil-9m3b.trusted.example%00/',
+    ])('%s is refused', (url) => {
+      expect(trusted.isAllowed(url)).toBe(false);
+      expect(trusted.validate(url)).toBe('https://app.example.com');
+    });
+    it.each([
+      'https://a.trusted.example/',
+      'https://A.Trusted.Example/deep/path?x=1#y',
+      'HTTPS://a.trusted.example/x',
+      'https://app2.example.com/cb',
+    ])('%s is allowed', (url) => {
+      expect(trusted.isAllowed(url)).toBe(true);
+    });
+  });
+
   it('loopback SITE_URL ignores the port', () => {
     const local = new RedirectPolicy({ siteUrl: 'http://localhost:3000', uriAllowList: [] });
     expect(local.isAllowed('http://localhost:5173/cb')).toBe(true);
