@@ -28,6 +28,7 @@ import type { ClientInfo } from './context';
 import { sendNotification } from './notifications';
 import { clearEmailTokens, consumeEmailToken, PKCE_PREFIX, type TokenProof } from './one-time-tokens';
 import { checkPasswordStrength, hashPassword } from './passwords';
+import { dropIdentitiesWithoutMailboxProof } from './mailbox-proof';
 import { issueAuthCode, type EmailAuthenticationMethod } from './pkce';
 import { AmrMethod, createSession, type IssuedSession } from './sessions';
 
@@ -101,12 +102,14 @@ export async function verifyEmailToken(deps: Deps, input: VerifyInput): Promise<
         else if (input.type === 'signup' && !(await hasPassword(tx, found.id)) && !(await hasExternalIdentity(tx, found.id))) {
           throw new ApiError(422, ErrorCode.validation_failed, 'A password is required to verify this sign-up');
         }
+        await dropIdentitiesWithoutMailboxProof(tx, found, input.client, now);
         await confirmEmail(tx, found.id, now);
         await audit(tx, { actor: found, action: AuditAction.userSignedUp, client: input.client, at: now, traits: { provider: 'email' } });
         break;
       }
       case 'recovery_token': {
         if (input.type === 'email') type = 'magiclink';
+        await dropIdentitiesWithoutMailboxProof(tx, found, input.client, now);
         await confirmEmail(tx, found.id, now);
         break;
       }
