@@ -2,8 +2,9 @@
 // The executable: `serve` (default) | `migrate` | `version`. The only place that reads the
 // environment and opens connections; it builds deps and hands them to createApp.
 import type { Server } from 'node:http';
+import type { Logger } from 'pino';
 import { exitOnConfigError, type AuthConfig } from '@keyzone/config';
-import { connect, migrateAuth, poolStats, type AuthDatabase } from '@keyzone/db';
+import { connect, migrateAuth, poolStats, waitForDatabase, type AuthDatabase } from '@keyzone/db';
 import type { Telemetry } from '@keyzone/telemetry';
 import { createLogger } from '@keyzone/logging';
 import { createJwtService } from '@keyzone/tokens';
@@ -20,13 +21,14 @@ import { VERSION } from './version';
 
 const USAGE = 'usage: auth-server [serve | migrate | version | token --role R [--sub S] [--exp SECONDS] | keys generate [--alg RS256|ES256|EdDSA]]';
 
-async function openDatabase(config: AuthConfig, telemetry?: Telemetry) {
+async function openDatabase(config: AuthConfig, log: Logger, telemetry?: Telemetry) {
   const db = connect<AuthDatabase>(config.db.url, {
     maxPoolSize: config.db.maxPoolSize,
     authNamespace: config.db.namespace,
     preparedStatements: config.db.preparedStatements,
     onQuery: telemetry && config.tracing.enabled ? (query) => telemetry.recordQuery(query) : undefined,
   });
+  await waitForDatabase(db, { onWait: (err) => log.warn({ err: (err as Error).message }, 'waiting for the database') });
   const applied = await migrateAuth(db, { namespace: config.db.namespace });
   return { db, applied };
 }
@@ -90,7 +92,7 @@ async function main(argv: string[]): Promise<void> {
   const log = createLogger(loggerOptions(process.env, config));
   const telemetry = command === 'serve' ? await telemetryFor(config) : undefined;
 
-  const { db, applied } = await openDatabase(config, telemetry);
+  const { db, applied } = await openDatabase(config, log, telemetry);
   telemetry?.observePool(() => poolStats(db));
   if (applied.length > 0) log.info({ migrations: applied }, 'migrations applied');
   if (command === 'migrate') {

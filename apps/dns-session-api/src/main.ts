@@ -4,7 +4,7 @@
 //   --first-name F --last-name L [--admin] | import-nictool --from mysql://user:pass@host/nictool [--dry-run]
 import path from 'node:path';
 import { envDirsFor, exitOnConfigError, loadDnsConfig, readEnvFiles, type DnsConfig } from '@keyzone/config';
-import { connect, defaultDatabaseUrl, migrateDns, poolStats, type DnsDatabase } from '@keyzone/db';
+import { connect, defaultDatabaseUrl, migrateDns, poolStats, waitForDatabase, type DnsDatabase } from '@keyzone/db';
 import type { Telemetry } from '@keyzone/telemetry';
 import { createLogger } from '@keyzone/logging';
 import { createApp } from './app';
@@ -65,6 +65,7 @@ async function serve(): Promise<void> {
   const telemetry = await telemetryFor(config);
   const db = openDatabase(config, telemetry);
   telemetry?.observePool(() => poolStats(db));
+  await waitForDatabase(db, { onWait: (err) => log.warn({ err: (err as Error).message }, 'waiting for the database') });
   const applied = await migrateDns(db);
   if (applied.length > 0) log.info({ applied }, 'migrations applied');
   const deps = buildDeps({ config, db, log, telemetry });

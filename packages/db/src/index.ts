@@ -3,6 +3,7 @@ export { executeNamed, poolStats, type QueryEvent } from './prepared-statements'
 export { PGliteFolderInUseError } from './pglite-folder-lock';
 export type { ConnectOptions, ParsedDatabaseUrl } from './connect';
 export { migrateAuth, migrateDns, MigrationFailedError } from './migrate';
+export { waitForDatabase, type WaitForDatabaseOptions } from './wait';
 export { AuthNamespacePlugin } from './namespace-plugin';
 export {
   isDatabaseUnavailable,
