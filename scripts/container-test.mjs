@@ -1,5 +1,6 @@
 // The container test: builds both images with the project's own Dockerfiles, starts the compose files as a user
-// would (postgres, mailpit, auth-server, dns-session-api), and checks what a deployment must do:
+// would (postgres, mailpit, auth-server, dns-session-api), first as the four per-part files, then as the root
+// docker-compose.yml (`docker-compose up -d` after `cp .env.example .env`), and checks what a deployment must do:
 //   every HEALTHCHECK turns healthy; a sign-up's confirmation mail arrives at the mail catcher and its link
 //   confirms the user; the DNS API's first user logs in; the apps run as a non-root user; `stop` (SIGTERM, and
 //   SIGINT for PostgreSQL) ends every container with exit code 0; after a restart the same logins work (the data
@@ -17,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const DOCKER = process.env.DOCKER ?? '/usr/bin/docker';
 const PROJECT = 'keyzone-container-test';
-const FILES = ['compose.postgres.yml', 'compose.mailpit.yml', 'compose.auth-server.yml', 'compose.dns-session-api.yml'];
+const PART_FILES = ['compose.postgres.yml', 'compose.mailpit.yml', 'compose.auth-server.yml', 'compose.dns-session-api.yml'];
 const started = Date.now();
 
 const log = (msg) => console.log(`[container-test ${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${msg}`);
@@ -80,6 +81,15 @@ const decodeQuotedPrintable = (text) =>
   text.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_m, hex) => String.fromCharCode(parseInt(hex, 16)));
 
 async function main() {
+  log('the per-part compose files');
+  await deployment(PART_FILES, { build: true, restart: true });
+  log('the root docker-compose.yml (the same images)');
+  await deployment([], { build: false, restart: false });
+  log('passed');
+}
+
+/** One deployment: `files` as -f arguments, or none for the root docker-compose.yml. */
+async function deployment(FILES, { build, restart }) {
   const [composeBin, composePrefix] = composeCommand();
   const envDir = mkdtempSync(join(tmpdir(), 'kz-container-test-'));
   const ports = { auth: await freePort(), dns: await freePort(), mail: await freePort() };
@@ -148,8 +158,10 @@ async function main() {
 
   try {
     compose(['down', '-v', '--remove-orphans'], { allowFailure: true });
-    log(`building the images (${composeBin} ${composePrefix.join(' ')})`.trim());
-    compose(['build']);
+    if (build) {
+      log(`building the images (${composeBin} ${composePrefix.join(' ')})`.trim());
+      compose(['build']);
+    }
     log('starting');
     compose(['up', '-d']);
     await waitHealthy();
@@ -180,6 +192,7 @@ async function main() {
       '--password', password, '--email', 'alice@example.com', '--first-name', 'Alice', '--last-name', 'Doe', '--admin']);
     await dnsLogin();
     log('DNS API: first user created and logged in');
+    if (!restart) return;
 
     const ids = Object.fromEntries(['postgres', 'mailpit', 'auth-server', 'dns-session-api'].map((s) => [s, containerOf(s)]));
     compose(['stop']);
@@ -202,7 +215,7 @@ async function main() {
       check(user && user !== 'root' && user !== '0', `${service} image user is '${user}'`);
       log(`${service} image: user ${user}, ${(size / 1e6).toFixed(0)} MB`);
     }
-    log('passed');
+    log('per-part files: passed');
   } finally {
     compose(['down', '-v', '--remove-orphans'], { allowFailure: true });
     rmSync(envDir, { recursive: true, force: true });
