@@ -129,7 +129,7 @@ describe('MFA', () => {
     expect(load({}).mfa).toEqual({
       totp: { enrollEnabled: true, verifyEnabled: true },
       phone: { enrollEnabled: false, verifyEnabled: false, maxFrequency: 5, otpLength: 6, template: 'Your code is {{ .Code }}' },
-      maxEnrolledFactors: 10, maxVerifiedFactors: 10, challengeExpiry: 300,
+      maxEnrolledFactors: 10, maxVerifiedFactors: 10, challengeExpiry: 300, rateLimitChallengeAndVerify: 15,
     });
     const c = load({
       AUTH_MFA_TOTP_ENROLL_ENABLED: 'false', AUTH_MFA_PHONE_ENROLL_ENABLED: 'true', AUTH_MFA_PHONE_VERIFY_ENABLED: 'true',

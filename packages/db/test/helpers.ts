@@ -10,6 +10,7 @@ export const AUTH_MIGRATIONS = [
   '202611240100_limits_and_outbox',
   '202611250100_oauth_flow',
   '202611250200_mfa',
+  '202611260100_mfa_attempts',
 ];
 
 export const AUTH_TABLES = [

@@ -21,11 +21,18 @@ export function sharedLimitClient(deps: Pick<Deps, 'config'>, req: Request): str
   return clientInfo(deps, req).limitKey ?? '';
 }
 
-/** A limit shared by every instance through PostgreSQL (services/shared-rate-limits.ts). */
-export function sharedRateLimit(deps: Pick<Deps, 'config' | 'db' | 'clock'>, limit: SharedLimit): RequestHandler {
+/**
+ * A limit shared by every instance through PostgreSQL (services/shared-rate-limits.ts), counted per client, or per
+ * whatever `keyOf` names (e.g. the signed-in user, after requireUser).
+ */
+export function sharedRateLimit(
+  deps: Pick<Deps, 'config' | 'db' | 'clock'>,
+  limit: SharedLimit,
+  keyOf: (req: Request) => string = (req) => sharedLimitClient(deps, req),
+): RequestHandler {
   const leases = new LeaseBook();
   return (req, _res, next) => {
-    const client = sharedLimitClient(deps, req);
+    const client = keyOf(req);
     // Served from this instance's lease: no statement, and no promise on the hot path.
     if (limit.limit > 0 && leases.take(`${limit.name}:${client}`, deps.clock.now())) {
       next();

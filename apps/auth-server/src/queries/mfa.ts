@@ -140,3 +140,33 @@ export async function deleteOtherSessionsBelowAal2(db: Executor, userId: string,
 export async function revokeSessionRefreshTokens(db: Executor, sessionId: string, at: Date): Promise<void> {
   await db.updateTable('auth.refresh_tokens').set({ revoked: true, updated_at: at } as never).where('session_id', '=', sessionId).where('revoked', '=', false).execute();
 }
+
+/** A wrong code for a challenge: counted (outside the failed verify's transaction); at `burnAt` the challenge is deleted. */
+export async function recordWrongChallengeCode(db: Executor, challengeId: string, burnAt: number): Promise<void> {
+  const row = await db
+    .updateTable('auth.mfa_challenges')
+    .set((eb) => ({ failed_attempts: eb('failed_attempts', '+', 1) }) as never)
+    .where('id', '=', challengeId)
+    .returning('failed_attempts')
+    .executeTakeFirst();
+  if (row && Number(row.failed_attempts) >= burnAt) await db.deleteFrom('auth.mfa_challenges').where('id', '=', challengeId).execute();
+}
+
+/**
+ * A removed factor no longer vouches for any session: those it raised to AAL2 drop to AAL1 and lose its AMR
+ * entry, so their next refresh carries aal1 (GoTrue downgrades them likewise). Their refresh tokens stay valid.
+ */
+export async function downgradeSessionsOfFactor(db: Executor, factorId: string, amrMethod: string, at: Date): Promise<void> {
+  const sessions = await db
+    .updateTable('auth.sessions')
+    .set({ aal: 'aal1', factor_id: null, updated_at: at } as never)
+    .where('factor_id', '=', factorId)
+    .returning('id')
+    .execute();
+  if (sessions.length === 0) return;
+  await db
+    .deleteFrom('auth.mfa_amr_claims')
+    .where('session_id', 'in', sessions.map((s) => s.id))
+    .where('authentication_method', '=', amrMethod)
+    .execute();
+}

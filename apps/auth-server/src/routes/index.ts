@@ -12,7 +12,7 @@
 //                instances share it; over it: 429 over_request_rate_limit with Retry-After
 import { Router } from 'express';
 import type { Deps } from '../deps';
-import { requireAdmin, requireUser } from '../http/auth';
+import { requireAdmin, requireUser, userOf } from '../http/auth';
 import { parseBody } from '../http/body';
 import { requireCaptcha } from '../http/captcha';
 import { burstFor, sharedRateLimit } from '../http/rate-limit';
@@ -53,6 +53,11 @@ export function buildRouter(deps: Deps): Router {
   const userUpdateLimit = sharedRateLimit(deps, { name: 'user', limit: rateLimit.otp, windowSeconds: 300, burst: burstFor(rateLimit.otp) });
   const verifyLimit = sharedRateLimit(deps, { name: 'verify', limit: rateLimit.verify, windowSeconds: 300 });
   const otpLimit = sharedRateLimit(deps, { name: 'otp', limit: rateLimit.otp, windowSeconds: 300 });
+  // MFA challenge + verify: MFA_RATE_LIMIT_CHALLENGE_AND_VERIFY per minute per client (GoTrue's limit) and per user,
+  // so a stolen password cannot try TOTP codes from many addresses (issue 26).
+  const mfaRate = { limit: deps.config.mfa.rateLimitChallengeAndVerify, windowSeconds: 60 };
+  const mfaLimit = sharedRateLimit(deps, { name: 'mfa', ...mfaRate });
+  const mfaUserLimit = sharedRateLimit(deps, { name: 'mfa-user', ...mfaRate }, (req) => userOf(req).user.id);
 
   // One provider client per app: it caches the providers' discovery documents and keys.
   const providers = new ProviderClient({ clock: deps.clock });
@@ -93,8 +98,8 @@ export function buildRouter(deps: Deps): Router {
   router.delete('/user/identities/:identity_id', user, unlink(deps));
   // Multi-factor authentication (routes/mfa.ts).
   router.post('/factors', user, json, enroll(deps));
-  router.post('/factors/:factor_id/challenge', user, json, challenge(deps));
-  router.post('/factors/:factor_id/verify', user, json, verifyFactorRoute(deps));
+  router.post('/factors/:factor_id/challenge', mfaLimit, user, mfaUserLimit, json, challenge(deps));
+  router.post('/factors/:factor_id/verify', mfaLimit, user, mfaUserLimit, json, verifyFactorRoute(deps));
   router.delete('/factors/:factor_id', user, unenroll(deps));
   router.post('/sso', json, samlDisabled());
   router.post('/invite', requireAdmin(deps), json, invite(deps));

@@ -13,7 +13,7 @@ import { findIdentitiesByUserId } from '../queries/identities';
 import {
   deleteFactor, deleteOtherSessionsBelowAal2, deleteUnverifiedFactorsOfType, findChallengeForUpdate, findFactorForUpdate,
   findFactorsByUserId, insertChallenge, insertFactor, markChallengeVerified, purgeAbandonedFactors, raiseSessionToAal2,
-  revokeSessionRefreshTokens, updateFactor, type FactorRow,
+  recordWrongChallengeCode, downgradeSessionsOfFactor, revokeSessionRefreshTokens, updateFactor, type FactorRow,
 } from '../queries/mfa';
 import { insertRefreshToken } from '../queries/refresh-tokens';
 import { findAmrClaims, recordAmr } from '../queries/sessions';
@@ -29,6 +29,9 @@ import { deliverSms, renderSms, smsTooSoon, testOtpFor } from './sms-otp';
 /** An enrollment that was never challenged is abandoned after this long. */
 const ABANDONED_AFTER_SECONDS = 300;
 const AMR_OF = { totp: 'totp', phone: 'mfa/phone', webauthn: 'mfa/webauthn' } as const;
+
+/** Wrong codes a challenge survives: the 5th burns it (issue 26), as for one-time codes. */
+const MAX_WRONG_CODES = 5;
 
 export interface Caller {
   user: UserRow;
@@ -148,12 +151,15 @@ export async function verifyFactor(deps: Deps, caller: Caller, input: { factorId
   const session = caller.session;
   if (!session) throw new ApiError(401, ErrorCode.session_not_found, 'Verifying a factor requires a session');
   const now = deps.clock.now();
+  let wrongCode = false;
   const result = await deps.db.transaction().execute(async (tx) => {
     const factor = await findFactorForUpdate(tx, caller.user.id, input.factorId);
     if (!factor) throw notFound(input.factorId);
     verifyEnabled(deps, factor);
     const challenge = await findChallengeForUpdate(tx, factor.id, input.challengeId);
-    if (!challenge || challenge.verified_at) throw new ApiError(404, ErrorCode.mfa_challenge_expired, `MFA challenge ${input.challengeId} not found`);
+    // GoTrue's answers (validateChallenge): an unknown (or burned) challenge, and one already verified.
+    if (!challenge) throw new ApiError(422, ErrorCode.mfa_factor_not_found, 'MFA factor with the provided challenge ID not found');
+    if (challenge.verified_at) throw new ApiError(422, ErrorCode.mfa_ip_address_mismatch, 'Challenge and verify IP addresses mismatch. Try enrollment again.');
     if (new Date(challenge.created_at).getTime() + deps.config.mfa.challengeExpiry * 1000 < now.getTime()) {
       throw new ApiError(422, ErrorCode.mfa_challenge_expired,
         `MFA challenge ${challenge.id} has expired, verify against another challenge or create a new challenge.`);
@@ -164,8 +170,12 @@ export async function verifyFactor(deps: Deps, caller: Caller, input: { factorId
     let step: number | undefined;
     if (factor.factor_type === 'totp') {
       step = matchingStep(factor.secret ?? '', input.code.trim(), now, factor.last_totp_step === null ? undefined : Number(factor.last_totp_step));
-      if (step === undefined) throw new ApiError(422, ErrorCode.mfa_verification_failed, 'Invalid TOTP code entered');
+      if (step === undefined) {
+        wrongCode = true;
+        throw new ApiError(422, ErrorCode.mfa_verification_failed, 'Invalid TOTP code entered');
+      }
     } else if (!challenge.otp_code || !constantTimeEqual(hashCode(input.code.trim()), challenge.otp_code)) {
+      wrongCode = true;
       throw new ApiError(422, ErrorCode.mfa_verification_failed, 'Invalid MFA Phone code entered');
     }
 
@@ -182,6 +192,10 @@ export async function verifyFactor(deps: Deps, caller: Caller, input: { factorId
     await audit(tx, { actor: caller.user, action: AuditAction.login, client: caller.client, at: now, traits: { factor_id: factor.id, factor_type: factor.factor_type } });
     const amr = (await findAmrClaims(tx, session.id)).map((a) => ({ method: a.authentication_method, timestamp: Math.floor(new Date(a.updated_at).getTime() / 1000) }));
     return { factor, firstVerification, refreshToken, amr, user: (await findUserById(tx, caller.user.id)) as UserRow };
+  }).catch(async (err: unknown) => {
+    // Counted after the rollback, so the count sticks; the 5th wrong code burns the challenge.
+    if (wrongCode) await recordWrongChallengeCode(deps.db, input.challengeId, MAX_WRONG_CODES);
+    throw err;
   });
   if (result.firstVerification) await sendNotification(deps, 'mfaFactorEnrolled', result.user.email, { FactorType: result.factor.factor_type });
   return tokenResponse(deps, {
@@ -200,6 +214,7 @@ export async function unenrollFactor(deps: Deps, caller: Caller, factorId: strin
     const factor = await findFactorForUpdate(tx, caller.user.id, factorId);
     if (!factor) throw notFound(factorId);
     if (factor.status === 'verified' && !aal2(caller.session)) throw new ApiError(422, ErrorCode.insufficient_aal, 'AAL2 required to unenroll verified factor');
+    await downgradeSessionsOfFactor(tx, factor.id, AMR_OF[factor.factor_type], now);
     await deleteFactor(tx, factor.id);
     await audit(tx, { actor: caller.user, action: AuditAction.userModified, client: caller.client, at: now, traits: { factor_id: factor.id, action: 'factor_unenrolled' } });
     return factor;
@@ -238,9 +253,12 @@ export async function updateFactorForAdmin(
 }
 
 export async function deleteFactorForAdmin(deps: Pick<Deps, 'db' | 'clock'>, input: { userId: string; factorId: string }): Promise<FactorJson> {
+  const now = deps.clock.now();
   return deps.db.transaction().execute(async (tx) => {
     const factor = await findFactorForUpdate(tx, input.userId, input.factorId);
     if (!factor) throw notFound(input.factorId);
+    // A lost or stolen authenticator removed by an admin must not keep sessions at AAL2.
+    await downgradeSessionsOfFactor(tx, factor.id, AMR_OF[factor.factor_type], now);
     await deleteFactor(tx, factor.id);
     return serializeFactor(factor);
   });

@@ -18,5 +18,6 @@ export function readMfa(r: EnvReader): MfaConfig {
     maxEnrolledFactors: r.int('MFA_MAX_ENROLLED_FACTORS', { min: 1 }) ?? 10,
     maxVerifiedFactors: r.int('MFA_MAX_VERIFIED_FACTORS', { min: 1 }) ?? 10,
     challengeExpiry: r.duration('MFA_CHALLENGE_EXPIRY_DURATION') ?? 300,
+    rateLimitChallengeAndVerify: r.int('MFA_RATE_LIMIT_CHALLENGE_AND_VERIFY', { min: 0 }) ?? 15,
   };
 }

@@ -176,6 +176,7 @@ export interface MfaConfig {
   maxEnrolledFactors: number;          // MFA_MAX_ENROLLED_FACTORS, default 10
   maxVerifiedFactors: number;          // MFA_MAX_VERIFIED_FACTORS, default 10
   challengeExpiry: number;             // MFA_CHALLENGE_EXPIRY_DURATION seconds, default 300
+  rateLimitChallengeAndVerify: number; // MFA_RATE_LIMIT_CHALLENGE_AND_VERIFY per minute, per client and per user, default 15
 }
 
 export interface TracingConfig {

@@ -164,6 +164,7 @@ export interface MfaChallengesTable {
   ip_address: string; // inet
   otp_code: string | null;
   web_authn_session_data: Jsonb | null;
+  failed_attempts: Generated<number>; // wrong codes entered; the challenge is burned at 5 (migration 202611260100)
 }
 
 export interface MfaAmrClaimsTable {
