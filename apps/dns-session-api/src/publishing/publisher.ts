@@ -27,6 +27,8 @@ export interface PublishStatus {
   next_attempt_at: string | null;
   /** Why this nameserver gets no publish jobs (no target in publish.yml, publishing off), or null. */
   not_published: string | null;
+  /** Zones whose jobs are failing (each holds only its own later jobs), at most 100. */
+  failing_zones: Array<{ zone_id: number; zone: string | null; attempts: number; last_error: string | null; next_attempt_at: string | null }>;
 }
 
 export class Publisher {
@@ -76,12 +78,15 @@ export class Publisher {
       const { rows } = await sql<{ ok: boolean }>`select pg_try_advisory_xact_lock(${LEADER_LOCK}) as ok`.execute(trx);
       if (!rows[0]?.ok) return;
       const jobs = await trx.selectFrom('dns.publish_jobs').selectAll().orderBy('id').limit(BATCH).execute();
-      const held = new Set<number>();
+      // Jobs keep their order per zone and nameserver; a zone whose job fails (or waits for its retry) holds only
+      // its own later jobs, never other zones' (one bad zone once stopped publishing for the whole nameserver).
+      const held = new Set<string>();
       for (const job of jobs) {
-        if (held.has(job.nameserver_id)) continue;
+        const key = `${job.nameserver_id}:${job.zone_id}`;
+        if (held.has(key)) continue;
         const now = this.deps.clock.now();
         if (new Date(job.next_attempt_at).getTime() > now.getTime()) {
-          held.add(job.nameserver_id);
+          held.add(key);
           continue;
         }
         try {
@@ -90,7 +95,7 @@ export class Publisher {
             .where('nameserver_id', '=', job.nameserver_id).where('zone_id', '=', job.zone_id).where('id', '<=', job.id).execute();
           await this.recordStatus(trx, job.nameserver_id, { ok: true, at: now });
         } catch (err) {
-          held.add(job.nameserver_id);
+          held.add(key);
           const message = (err as Error).message.slice(0, 1000);
           const wait = Math.min(this.deps.config.publish.maxRetrySeconds, 2 ** Math.min(job.attempts, 16));
           await trx.updateTable('dns.publish_jobs')
@@ -132,11 +137,20 @@ export class Publisher {
 }
 
 export async function publishStatus(db: Db, nameserverId: number, notPublished: string | null): Promise<PublishStatus> {
-  const [status, queue] = await Promise.all([
+  const [status, queue, failing] = await Promise.all([
     db.selectFrom('dns.publish_status').selectAll().where('nameserver_id', '=', nameserverId).executeTakeFirst(),
     db.selectFrom('dns.publish_jobs')
       .select((eb) => [eb.fn.countAll<string>().as('n'), eb.fn.min('next_attempt_at').as('next')])
       .where('nameserver_id', '=', nameserverId).executeTakeFirst(),
+    // The oldest failing job of each zone: what holds that zone back.
+    db.selectFrom('dns.publish_jobs as j')
+      .leftJoin('dns.zones as z', 'z.id', 'j.zone_id')
+      .distinctOn('j.zone_id')
+      .select(['j.zone_id', 'z.name', 'j.attempts', 'j.last_error', 'j.next_attempt_at'])
+      .where('j.nameserver_id', '=', nameserverId).where('j.attempts', '>', 0)
+      .orderBy('j.zone_id').orderBy('j.id')
+      .limit(100)
+      .execute(),
   ]);
   const iso = (d: Date | null | undefined) => (d ? new Date(d).toISOString() : null);
   return {
@@ -147,5 +161,8 @@ export async function publishStatus(db: Db, nameserverId: number, notPublished: 
     last_error_at: iso(status?.last_error_at),
     next_attempt_at: Number(queue?.n ?? 0) > 0 ? iso(queue?.next as Date | null) : null,
     not_published: notPublished,
+    failing_zones: failing.map((f) => ({
+      zone_id: f.zone_id, zone: f.name, attempts: f.attempts, last_error: f.last_error, next_attempt_at: iso(f.next_attempt_at),
+    })),
   };
 }

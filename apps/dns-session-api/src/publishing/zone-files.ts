@@ -14,7 +14,35 @@ export interface ZoneFileTarget {
 }
 
 const SUFFIX = '.zone';
-const fileOf = (target: ZoneFileTarget, zoneName: string) => path.join(target.directory, `${normalizeName(zoneName).replace(/\.$/, '')}${SUFFIX}`);
+
+/**
+ * The zone's file name: the name without its final dot, every character but [a-z0-9_-] and inner dots written as
+ * %XX, so `0/26.2.0.192.in-addr.arpa.` (RFC 2317) is one file and not a directory, and no name climbs out of the
+ * directory. zoneNameOfFile reverses it for the include files.
+ */
+export function zoneFileName(zoneName: string): string {
+  const base = normalizeName(zoneName).replace(/\.$/, '');
+  const encoded = base.replace(/[^a-z0-9_-]/g, (c, i: number) =>
+    c === '.' && i > 0 && i < base.length - 1 && base[i - 1] !== '.' ? c : `%${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+  return `${encoded}${SUFFIX}`;
+}
+
+export function zoneNameOfFile(file: string): string {
+  return file.slice(0, -SUFFIX.length).replace(/%([0-9a-f]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+}
+
+function fileOf(target: ZoneFileTarget, zoneName: string): string {
+  const directory = path.resolve(target.directory);
+  const file = path.join(directory, zoneFileName(zoneName));
+  if (path.dirname(file) !== directory) throw new Error(`zone name ${JSON.stringify(zoneName)} does not make a file name inside ${directory}`);
+  return file;
+}
+
+/** A name or path inside double quotes in BIND, NSD and Knot configuration: quotes, backslashes and controls escaped. */
+export function quoted(value: string): string {
+  // eslint-disable-next-line no-control-regex
+  return `"${value.replace(/[\\"]/g, (c) => `\\${c}`).replace(/[\u0000-\u001f\u007f]/g, (c) => `\\${c.charCodeAt(0).toString().padStart(3, '0')}`)}"`;
+}
 
 async function writeAtomically(file: string, text: string): Promise<void> {
   const temporary = `${file}.${process.pid}.tmp`;
@@ -30,19 +58,22 @@ export function includeFiles(target: Pick<ZoneFileTarget, 'includeFile'>): { bin
 
 async function rewriteInclude(target: ZoneFileTarget): Promise<void> {
   const zones = (await readdir(target.directory)).filter((f) => f.endsWith(SUFFIX)).sort()
-    .map((f) => ({ name: f.slice(0, -SUFFIX.length), file: path.join(target.directory, f) }));
+    .map((f) => ({ name: quoted(zoneNameOfFile(f)), file: quoted(path.join(target.directory, f)) }));
   const header = '# written by Keyzone; do not edit\n';
   const names = includeFiles(target);
   await writeAtomically(path.join(target.directory, names.bind),
-    header + zones.map((z) => `zone "${z.name}" { type primary; file "${z.file}"; };\n`).join(''));
+    header + zones.map((z) => `zone ${z.name} { type primary; file ${z.file}; };\n`).join(''));
   await writeAtomically(path.join(target.directory, names.nsd),
-    header + zones.map((z) => `zone:\n  name: "${z.name}"\n  zonefile: "${z.file}"\n`).join(''));
+    header + zones.map((z) => `zone:\n  name: ${z.name}\n  zonefile: ${z.file}\n`).join(''));
   await writeAtomically(path.join(target.directory, names.knot),
-    header + (zones.length ? 'zone:\n' : '') + zones.map((z) => `  - domain: "${z.name}"\n    file: "${z.file}"\n`).join(''));
+    header + (zones.length ? 'zone:\n' : '') + zones.map((z) => `  - domain: ${z.name}\n    file: ${z.file}\n`).join(''));
 }
 
 function reload(target: ZoneFileTarget, zoneName: string): Promise<void> {
-  const [command, ...args] = target.reloadCommand.map((part) => part.replaceAll('{zone}', normalizeName(zoneName).replace(/\.$/, '')));
+  const name = normalizeName(zoneName).replace(/\.$/, '');
+  // {zone} is one argv element, but one starting with '-' would read as an option of the reload command.
+  if (name.startsWith('-')) return Promise.reject(new Error(`zone name ${JSON.stringify(zoneName)} begins with "-": not passed to ${target.reloadCommand[0]}`));
+  const [command, ...args] = target.reloadCommand.map((part) => part.replaceAll('{zone}', name));
   if (!command) return Promise.resolve();
   return new Promise((resolve, reject) => {
     execFile(command, args, { timeout: target.timeoutMs }, (err, _stdout, stderr) => {

@@ -32,6 +32,9 @@ const publishStatusSchema = z.object({
   nameserver_id: z.number(), queued: z.number(), last_success_at: z.string().nullable(), last_error: z.string().nullable(),
   last_error_at: z.string().nullable(), next_attempt_at: z.string().nullable(),
   not_published: z.string().nullable().meta({ description: 'Why this nameserver gets no publish jobs (e.g. no target in publish.yml), or null' }),
+  failing_zones: z.array(z.object({
+    zone_id: z.number(), zone: z.string().nullable(), attempts: z.number(), last_error: z.string().nullable(), next_attempt_at: z.string().nullable(),
+  })).meta({ description: 'Zones whose publishing keeps failing, with the error (each holds back only its own later changes)' }),
 });
 
 const example = { id: 7, gid: 4096, name: 'ns1.example.com.', address: '192.0.2.53', address6: null, ttl: 3600, description: '', export: { type: 'bind' }, deleted: false };
@@ -73,7 +76,7 @@ export const nameserverRoutes: RouteFamily = {
       responses: {
         200: {
           description: 'The status', schema: envelopeSchema('status', publishStatusSchema),
-          example: { status: { nameserver_id: 7, queued: 0, last_success_at: '2026-11-25T12:00:00.000Z', last_error: null, last_error_at: null, next_attempt_at: null, not_published: null }, meta: { api: { version: '0.1.0' }, msg: 'publishing status' } },
+          example: { status: { nameserver_id: 7, queued: 0, last_success_at: '2026-11-25T12:00:00.000Z', last_error: null, last_error_at: null, next_attempt_at: null, not_published: null, failing_zones: [] }, meta: { api: { version: '0.1.0' }, msg: 'publishing status' } },
         },
         ...common,
       },
