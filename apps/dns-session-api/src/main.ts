@@ -71,6 +71,11 @@ async function serve(): Promise<void> {
   const deps = buildDeps({ config, db, log, telemetry });
   const server = await listen(createApp(deps), config.http);
   deps.publisher?.start();
+  if (deps.authTokens && config.auth.autoLinkByVerifiedEmail && (await deps.authTokens.confirmsByItself())) {
+    log.warn({ authUrl: config.auth.url },
+      'auth.yml auto_link_by_verified_email is refused: the auth server confirms addresses by itself (mailer_autoconfirm, or its ' +
+      '/settings did not answer), so an address there proves nothing. Link users by hand (POST /user/<id>/identities).');
+  }
   log.info({ url: urlOf(server), env: config.env }, `dns-session-api listening on ${urlOf(server)}`);
   const prune = setInterval(() => {
     deleteExpiredSessions(db, systemClock.now()).catch((err: unknown) => log.warn({ err }, 'session prune failed'));

@@ -57,7 +57,7 @@ const NO_TELEMETRY = {
 
 const NO_AUTH = {
   enabled: false, url: undefined, jwksUrl: undefined, jwtSecret: undefined, issuer: undefined, audience: 'authenticated',
-  sessionCheckSeconds: 60, autoLinkByVerifiedEmail: false,
+  sessionCheckSeconds: 60, autoLinkByVerifiedEmail: false, requireAal2WithFactors: true,
 };
 
 describe('loadDnsConfig', () => {

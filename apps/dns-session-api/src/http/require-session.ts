@@ -34,8 +34,24 @@ export function requireSession(deps: Deps): RequestHandler {
       groupName: session.loaded?.groupName,
       ip: clientAddressOf(res),
     };
-    res.locals.caller = caller;
-    next();
+    const token = session.authToken;
+    if (!token || !deps.authTokens) {
+      res.locals.caller = caller;
+      next();
+      return;
+    }
+    // Exchanged from an access token: valid only while that token's auth session is (checked at most once per
+    // session_check_seconds), so a sign-out or a deleted user there ends this cookie too.
+    deps.authTokens.isLive(token).then((live) => {
+      if (!live) {
+        if (sentCookie(req, deps.config.session.cookieName)) clearSessionCookie(res, deps.config.session);
+        res.setHeader('WWW-Authenticate', 'cookie');
+        next(missingAuthentication());
+        return;
+      }
+      res.locals.caller = caller;
+      next();
+    }, next);
   };
 }
 

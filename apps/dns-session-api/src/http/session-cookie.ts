@@ -11,6 +11,11 @@ declare module 'express-session' {
     userId: number;
     groupId: number;
     isAdmin: boolean;
+    /**
+     * The auth server's access token this session was exchanged for (POST /session {access_token}): its auth
+     * session is checked again every session_check_seconds, so the cookie ends with it (issue 27).
+     */
+    authToken?: string;
     /** Set by the store from the row; lets touch() write last_seen_at at most once a minute. */
     lastSeenAt: number;
     /** Set by the store: the signed-in user and group name as read with the session. Never persisted. */

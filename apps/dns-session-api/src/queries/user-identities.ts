@@ -54,3 +54,15 @@ export async function deleteUserIdentity(db: Db, userId: number, sub: string): P
   const result = await db.deleteFrom('dns.user_identities').where('user_id', '=', userId).where('sub', '=', sub).executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
 }
+
+/** Removes `sub`'s link when it points to a deleted user (or one in a deleted group). */
+export async function deleteLinksToGoneUsers(db: Db, sub: string): Promise<void> {
+  await db
+    .deleteFrom('dns.user_identities')
+    .where('sub', '=', sub)
+    .where((eb) => eb.not(eb.exists(
+      eb.selectFrom('dns.users as u').innerJoin('dns.groups as g', 'g.id', 'u.group_id').select('u.id')
+        .whereRef('u.id', '=', 'dns.user_identities.user_id').where('u.deleted_at', 'is', null).where('g.deleted_at', 'is', null),
+    )))
+    .execute();
+}

@@ -74,6 +74,7 @@ const login = defineRoute({
     req.session.userId = user.id;
     req.session.groupId = group.id;
     req.session.isAdmin = user.is_admin;
+    if ('access_token' in body) req.session.authToken = body.access_token;
     await save(req);
     return {
       body: withMeta(

@@ -5,15 +5,18 @@
 //     within a minute instead of at the token's exp (an hour by default), at most one call per token per
 //     minute;
 //   - its `sub` must be linked to a live DNS user (dns.user_identities), by an administrator or, with
-//     auto_link_by_verified_email, at first use when the auth server says the address is confirmed and exactly
-//     one live DNS user has it.
+//     auto_link_by_verified_email, at first use when the auth server shows the address confirmed by a mailed
+//     link (a confirmation, recovery or invitation mail sent before it was confirmed: not an address an admin
+//     marked confirmed) and exactly one live DNS user has it. Never while the auth server confirms addresses by
+//     itself (/settings mailer_autoconfirm): then anyone could sign up there with a DNS admin's address;
+//   - a user with a verified MFA factor must come with an aal2 token (require_aal2_with_factors, default on).
 // The caller then has that DNS user's permissions. Every refusal is the same 401 to the client.
 import { requireUser, type RequireUserMiddleware } from '@keyzone/tokens';
 import type { DnsConfig } from '@keyzone/config';
 import type { Clock } from '../deps';
 import { ApiError, MESSAGES } from '../errors';
 import type { Db } from '../queries/db';
-import { findLinkedUser, findLiveUserIdsByEmail, insertUserIdentity } from '../queries/user-identities';
+import { deleteLinksToGoneUsers, findLinkedUser, findLiveUserIdsByEmail, insertUserIdentity } from '../queries/user-identities';
 import type { Caller } from './caller';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -26,12 +29,30 @@ export const invalidToken = (): ApiError =>
 interface AuthUser {
   id: string;
   email: string;
-  emailConfirmed: boolean;
+  /** The address was confirmed after a mail was sent to it (a proof of the mailbox, not an admin's or autoconfirm's flag). */
+  confirmedByMail: boolean;
+  hasVerifiedFactor: boolean;
+}
+
+const time = (value: unknown): number | undefined => (typeof value === 'string' && value !== '' ? Date.parse(value) : undefined);
+
+/** GoTrue's user object → what this API needs to know of it. */
+function authUserOf(body: Record<string, unknown>): AuthUser {
+  const confirmed = time(body.email_confirmed_at);
+  const mailed = [body.confirmation_sent_at, body.recovery_sent_at, body.invited_at].map(time).filter((t): t is number => t !== undefined);
+  const factors = Array.isArray(body.factors) ? (body.factors as Array<{ status?: unknown }>) : [];
+  return {
+    id: String(body.id ?? ''),
+    email: typeof body.email === 'string' ? body.email : '',
+    confirmedByMail: confirmed !== undefined && mailed.some((t) => t <= confirmed),
+    hasVerifiedFactor: factors.some((f) => f.status === 'verified'),
+  };
 }
 
 export class AuthTokens {
   readonly verifier: RequireUserMiddleware;
   private readonly live = new Map<string, { until: number; user: AuthUser }>();
+  private autoconfirm: { until: number; value: boolean } | undefined;
 
   constructor(
     private readonly settings: DnsConfig['auth'],
@@ -54,16 +75,43 @@ export class AuthTokens {
     if (!sub) throw invalidToken();
     const user = await this.liveUser(token);
     if (!user || user.id !== sub) throw invalidToken();
+    // A password-only session of a user who set up MFA is not that user here either.
+    if (this.settings.requireAal2WithFactors && user.hasVerifiedFactor && claims.aal !== 'aal2') throw invalidToken();
     let linked = await findLinkedUser(this.db, sub);
-    if (!linked && this.settings.autoLinkByVerifiedEmail && user.emailConfirmed && user.email) {
+    if (!linked && this.settings.autoLinkByVerifiedEmail && user.confirmedByMail && user.email && !(await this.confirmsByItself())) {
       const matches = await findLiveUserIdsByEmail(this.db, user.email);
       if (matches.length === 1) {
+        // A link to a user deleted since must not block the one who now has the address.
+        await deleteLinksToGoneUsers(this.db, sub);
         await insertUserIdentity(this.db, { sub, userId: matches[0]!, linkedBy: 'verified_email', now: this.clock.now() });
         linked = await findLinkedUser(this.db, sub);
       }
     }
     if (!linked) throw invalidToken();
     return { userId: linked.user_id, groupId: linked.group_id, isAdmin: linked.is_admin, sessionId: 0 };
+  }
+
+  /**
+   * Whether the auth server confirms addresses without a mail (its /settings mailer_autoconfirm), asked at most
+   * once per session_check_seconds (and at least once a minute); unknown counts as yes, so auto-link fails closed.
+   */
+  async confirmsByItself(): Promise<boolean> {
+    const now = this.clock.now().getTime();
+    if (this.autoconfirm && this.autoconfirm.until > now) return this.autoconfirm.value;
+    let value = true;
+    try {
+      const response = await fetch(`${this.settings.url}/settings`, { signal: AbortSignal.timeout(5000) });
+      if (response.ok) value = ((await response.json()) as { mailer_autoconfirm?: unknown }).mailer_autoconfirm !== false;
+    } catch {
+      // unreachable: stays true for this check
+    }
+    this.autoconfirm = { until: now + Math.max(1, Math.min(this.settings.sessionCheckSeconds || 60, 60)) * 1000, value };
+    return value;
+  }
+
+  /** Whether the token's auth session is still live (cached like every check); a 503 when the auth server is down. */
+  async isLive(token: string): Promise<boolean> {
+    return (await this.liveUser(token)) !== undefined;
   }
 
   /** A token's claims (exchange at POST /session), or a 401 / 503. */
@@ -87,8 +135,7 @@ export class AuthTokens {
     }
     if (response.status === 401 || response.status === 403 || response.status === 404) return undefined;
     if (!response.ok) throw new ApiError('unavailable', `The auth server answered ${response.status}; try again`);
-    const body = (await response.json()) as { id?: unknown; email?: unknown; email_confirmed_at?: unknown };
-    const user: AuthUser = { id: String(body.id ?? ''), email: typeof body.email === 'string' ? body.email : '', emailConfirmed: Boolean(body.email_confirmed_at) };
+    const user = authUserOf((await response.json()) as Record<string, unknown>);
     if (this.settings.sessionCheckSeconds > 0) {
       if (this.live.size >= MAX_CACHED_TOKENS) this.live.delete(this.live.keys().next().value as string);
       this.live.set(token, { until: now + this.settings.sessionCheckSeconds * 1000, user });

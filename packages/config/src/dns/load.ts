@@ -161,6 +161,7 @@ export function loadDnsConfig(options: LoadDnsConfigOptions = {}): DnsConfig {
       audience: yml.auth.audience,
       sessionCheckSeconds: yml.auth.session_check_seconds,
       autoLinkByVerifiedEmail: yml.auth.auto_link_by_verified_email,
+      requireAal2WithFactors: yml.auth.require_aal2_with_factors,
     },
     env: envName,
   };

@@ -64,7 +64,10 @@ export interface DnsConfig {
     issuer: string | undefined;        // auth.yml issuer: the tokens' iss, when the auth server sets one
     audience: string;                  // auth.yml audience, default 'authenticated'
     sessionCheckSeconds: number;       // auth.yml session_check_seconds: how long a token's live session is trusted, default 60
-    autoLinkByVerifiedEmail: boolean;  // auth.yml auto_link_by_verified_email, default false
+    autoLinkByVerifiedEmail: boolean;  // auth.yml auto_link_by_verified_email, default false; refused while the auth
+                                       // server confirms addresses by itself (/settings mailer_autoconfirm)
+    requireAal2WithFactors: boolean;   // auth.yml require_aal2_with_factors: a user with a verified MFA factor must
+                                       // come with an aal2 token, default true
   };
   env: DnsEnvironment;                 // from NODE_ENV (default development)
 }

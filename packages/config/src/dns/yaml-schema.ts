@@ -92,6 +92,7 @@ export const dnsYamlSchema = z.strictObject({
     audience: z.string().min(1).default('authenticated'),
     session_check_seconds: z.number().int().min(0).max(3600).default(60),
     auto_link_by_verified_email: z.boolean().default(false),
+    require_aal2_with_factors: z.boolean().default(true),
   }).prefault({}),
 });
 
