@@ -11,6 +11,7 @@ export const ERROR_CODES = {
   conflict: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
+  too_many_requests: 429,
   internal: 500,
   unavailable: 503,
 } as const;
@@ -26,6 +27,7 @@ export const REASON_PHRASES: Record<number, string> = {
   409: 'Conflict',
   413: 'Payload Too Large',
   415: 'Unsupported Media Type',
+  429: 'Too Many Requests',
   500: 'Internal Server Error',
   503: 'Service Unavailable',
 };

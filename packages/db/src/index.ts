@@ -15,3 +15,4 @@ export {
 } from './errors';
 export type * from './auth/schema';
 export type { DnsDatabase } from './dns/schema';
+export { pruneBuckets, takeBucketTokens, type BucketParams } from './token-buckets';

@@ -44,6 +44,7 @@ it('renames duplicate group names and converts TXT data, keeping what export wro
     '202611240100_unique_group_names', '202611240110_txt_character_strings', '202611240120_nictool_import_map', '202611250100_user_identities',
     '202611250200_publish_jobs',
     '202611260100_audit_client_address',
+    '202611260200_rate_limit_buckets',
   ]);
 
   const names = await sql<{ name: string }>`select name from dns.groups order by id`.execute(db);

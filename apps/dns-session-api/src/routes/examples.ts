@@ -18,6 +18,7 @@ const error = (statusCode: number, errorText: string, message: string, descripti
 export const errorExamples = {
   badPayload: error(400, 'Bad Request', 'Invalid request payload input', 'Missing or invalid payload'),
   badInput: error(400, 'Bad Request', 'Invalid request payload input: "email" Invalid email address', 'Invalid input (fields named outside production)'),
+  tooManyLogins: error(429, 'Too Many Requests', 'Too many login attempts; try again later', 'Over the login limit per client or per account (security.yml); see Retry-After'),
   invalidCredentials: error(401, 'Unauthorized', 'Invalid authentication', 'Wrong credentials (never says which part)'),
   missingAuthentication: error(401, 'Unauthorized', 'Missing authentication', 'No valid session cookie'),
   forbidden: error(403, 'Forbidden', 'You may not access this user: it belongs to a group outside yours', 'Outside your group subtree, or not an administrator'),

@@ -6,6 +6,8 @@ import { emptyQuery } from '../http/schemas';
 import { clearSessionCookie } from '../http/session-cookie';
 import { nextSessionId } from '../queries/sessions';
 import { loginResponseSchema, serializeLoginUser } from '../serialize';
+import { clientAddressOf } from '../http/client-address';
+import { takeLoginAttempt } from '../services/login-limits';
 import { authenticate, authenticateWithAccessToken, currentLogin } from '../services/sessions';
 import { errorExamples } from './examples';
 
@@ -61,8 +63,13 @@ const login = defineRoute({
     },
     400: errorExamples.badPayload,
     401: errorExamples.invalidCredentials,
+    429: errorExamples.tooManyLogins,
   },
-  async handler({ body }, { deps, req }) {
+  async handler({ body }, { deps, req, res }) {
+    if ('username' in body) {
+      const account = body.username.includes('@') ? body.username : `${body.username}@${deps.config.http.defaultGroup}`;
+      await takeLoginAttempt(deps, { client: clientAddressOf(res) ?? req.socket.remoteAddress ?? '', account });
+    }
     const { user, group } = 'access_token' in body
       ? await authenticateWithAccessToken(deps, body.access_token)
       : await authenticate(deps, body.username, body.password);

@@ -51,6 +51,8 @@ export interface StartOptions {
   database?: TestDatabase;
   /** auth.yml settings for this server (the auth server's tokens). */
   auth?: Partial<DnsConfig['auth']>;
+  /** security.yml settings (tests log in often from 127.0.0.1: the login limits are off unless given here). */
+  security?: Partial<DnsConfig['security']>;
   /** publish.yml settings for this server (zone publishing). */
   publish?: Partial<DnsConfig['publish']>;
   /** Lets a test change the deps (telemetry, a traced connection) before the app is built. */
@@ -72,7 +74,7 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
   };
   const clock = new TestClock();
   const log = createLogger({ name: 'dns-session-api-test', level: process.env.DEBUG_TEST_LOGS ? 'debug' : 'silent' });
-  const built = buildDeps({ config: { ...config, security: { bcryptCost: 4 } }, db: database.db, log, clock });
+  const built = buildDeps({ config: { ...config, security: { bcryptCost: 4, loginAttemptsPerClient: 0, loginAttemptsPerAccount: 0, ...options.security } }, db: database.db, log, clock });
   const deps = options.configure ? options.configure(built) : built;
   const server: Server = await listen(createApp(deps), { host: '127.0.0.1', port: 0, keepAliveTimeoutSeconds: config.http.keepAliveTimeoutSeconds });
   const url = urlOf(server);

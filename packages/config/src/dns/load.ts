@@ -127,7 +127,11 @@ export function loadDnsConfig(options: LoadDnsConfigOptions = {}): DnsConfig {
     },
     database: { url: databaseUrl ?? yml.database.url, preparedStatements: preparedEnv ?? yml.database.prepared_statements },
     log: { level: yml.log.level, file: yml.log.file },
-    security: { bcryptCost: yml.security.bcrypt_cost },
+    security: {
+      bcryptCost: yml.security.bcrypt_cost,
+      loginAttemptsPerClient: yml.security.login_attempts_per_client,
+      loginAttemptsPerAccount: yml.security.login_attempts_per_account,
+    },
     publish: {
       enabled: yml.publish.enabled,
       pollSeconds: yml.publish.poll_seconds,

@@ -177,3 +177,14 @@ export interface DnsDatabase {
   'dns.publish_jobs': DnsPublishJobsTable;
   'dns.publish_status': DnsPublishStatusTable;
 }
+
+// --- shared login limits (migration 202611260200_rate_limit_buckets) ---
+export interface DnsRateLimitBucketsTable {
+  key: string;
+  tokens: number;
+  updated_at: Date;
+}
+
+export interface DnsDatabase {
+  'dns.rate_limit_buckets': DnsRateLimitBucketsTable;
+}

@@ -12,6 +12,7 @@ import * as m202611240120 from './202611240120_nictool_import_map';
 import * as m202611250100 from './202611250100_user_identities';
 import * as m202611250200 from './202611250200_publish_jobs';
 import * as m202611260100 from './202611260100_audit_client_address';
+import * as m202611260200 from './202611260200_rate_limit_buckets';
 
 export const dnsMigrations: ReadonlyArray<readonly [string, Migration]> = [
   ['202611230300_create_schema', m202611230300],
@@ -24,6 +25,7 @@ export const dnsMigrations: ReadonlyArray<readonly [string, Migration]> = [
   ['202611250100_user_identities', m202611250100],
   ['202611250200_publish_jobs', m202611250200],
   ['202611260100_audit_client_address', m202611260100],
+  ['202611260200_rate_limit_buckets', m202611260200],
 ];
 
 export const dnsMigrationProvider: MigrationProvider = {
