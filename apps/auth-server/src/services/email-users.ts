@@ -8,6 +8,11 @@ import { insertIdentity } from '../queries/identities';
 import { insertUser, type Executor } from '../queries/users';
 import { hashPassword } from './passwords';
 
+/** The hash of a random password nobody knows (GoTrue's passwordless sign-up). */
+export function randomPasswordHash(cost: number): Promise<string> {
+  return hashPassword(randomToken(32), cost);
+}
+
 export async function createEmailUser(
   deps: Pick<Deps, 'config'>,
   tx: Executor,
@@ -17,12 +22,14 @@ export async function createEmailUser(
     confirmed: boolean;
     /** true: a random password nobody knows (GoTrue's passwordless sign-up); false: none (invite). */
     randomPassword: boolean;
+    /** That random password's hash, made by the caller (so it can do the same work for known addresses). */
+    passwordHash?: string;
     now: Date;
   },
 ): Promise<UserRow> {
   const { config } = deps;
   const id = randomUUID();
-  const hash = input.randomPassword ? await hashPassword(randomToken(32), config.password.bcryptCost) : '';
+  const hash = input.passwordHash ?? (input.randomPassword ? await randomPasswordHash(config.password.bcryptCost) : '');
   const user = await insertUser(tx, {
     id,
     aud: config.jwt.aud,
