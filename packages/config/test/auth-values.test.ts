@@ -118,8 +118,15 @@ describe('external providers', () => {
   });
 
   it('reads ALLOWED_ID_TOKEN_ISSUERS and SECURITY_MANUAL_LINKING_ENABLED', () => {
-    const c = load({ AUTH_ALLOWED_ID_TOKEN_ISSUERS: 'https://a.example, https://b.example', AUTH_SECURITY_MANUAL_LINKING_ENABLED: 'true' });
-    expect(c.external.allowedIdTokenIssuers).toEqual(['https://a.example', 'https://b.example']);
+    const c = load({
+      AUTH_ALLOWED_ID_TOKEN_ISSUERS: 'https://a.example, https://b.example/', AUTH_SECURITY_MANUAL_LINKING_ENABLED: 'true',
+      AUTH_ID_TOKEN_ISSUER_CLIENT_IDS: 'https://a.example=web ios; https://b.example=b-client',
+    });
+    expect(c.external.allowedIdTokenIssuers).toEqual(['https://a.example', 'https://b.example/']);
+    expect(c.external.idTokenIssuerClientIds).toEqual({ 'https://a.example': ['web', 'ios'], 'https://b.example': ['b-client'] });
+    // every allowed issuer needs the client ids its tokens are issued to (issue 26)
+    expect(problems({ AUTH_ALLOWED_ID_TOKEN_ISSUERS: 'https://a.example' }))
+      .toEqual(['AUTH_ID_TOKEN_ISSUER_CLIENT_IDS: required for https://a.example of AUTH_ALLOWED_ID_TOKEN_ISSUERS (the client ids its ID tokens are issued to)']);
     expect(c.security.manualLinkingEnabled).toBe(true);
     expect(load({}).security.manualLinkingEnabled).toBe(false);
   });

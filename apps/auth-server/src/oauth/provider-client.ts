@@ -107,6 +107,8 @@ export class ProviderClient {
     try {
       ({ payload } = await jwtVerify(idToken, keys, {
         audience,
+        // A token without exp would be valid forever: every ID token must expire (issue 26).
+        requiredClaims: ['exp'],
         currentDate: this.options.clock.now(),
         algorithms: ['RS256', 'RS384', 'RS512', 'ES256', 'ES384', 'ES512', 'PS256', 'EdDSA'],
       }));

@@ -81,8 +81,11 @@ async function verifiedProfile(
       if (!(ID_TOKEN_PROVIDERS as readonly string[]).includes(name)) throw invalid(`Provider ${input.provider} does not support ID token sign-in`);
       const key = name as (typeof ID_TOKEN_PROVIDERS)[number];
       const config = deps.config.external.providers[key];
-      if (!config.enabled) throw new ApiError(400, ErrorCode.provider_disabled, `Provider ${input.provider} is not enabled`);
       const def = PROVIDERS[key];
+      if (!config.enabled) {
+        const issuer = (config.url ?? def.defaultUrl ?? '').replace(/\/+$/, '');
+        throw new ApiError(400, ErrorCode.provider_disabled, `Provider (issuer "${issuer}") is not enabled`);
+      }
       const claims = await providers.verifyIdToken(def, config, input.idToken);
       const profile = await def.profile(verifiedContext(claims, config), tokens);
       return { provider: key, claims, profile, emailOptional: false };
@@ -92,7 +95,10 @@ async function verifiedProfile(
     if (!deps.config.external.allowedIdTokenIssuers.map((i) => i.replace(/\/+$/, '')).includes(issuer)) {
       throw invalid(`Custom OIDC provider "${input.issuer}" not allowed`);
     }
-    const claims = await providers.verifyIdTokenOfIssuer(issuer, input.idToken, [input.clientId]);
+    // The token must be minted for one of the client ids configured for this issuer, and the request must name one.
+    const audiences = deps.config.external.idTokenIssuerClientIds[issuer] ?? [];
+    if (!audiences.includes(input.clientId)) throw invalid(`client_id ${input.clientId} is not configured for issuer "${input.issuer}"`);
+    const claims = await providers.verifyIdTokenOfIssuer(issuer, input.idToken, audiences);
     const profile = await oidcProfile(verifiedContext(claims, undefined), tokens, issuer);
     return { provider: issuer, claims, profile, emailOptional: false };
   } catch (err) {

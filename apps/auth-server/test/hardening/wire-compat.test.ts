@@ -55,7 +55,7 @@ describe('features that are off answer GoTrue codes', () => {
   it('grant_type=id_token with a disabled provider → 400 provider_disabled', async () => {
     const res = await call(server.url, 'POST', '/token?grant_type=id_token', { body: { provider: 'google', id_token: 'x.y.z' }, newShape: true });
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ code: 'provider_disabled', message: 'Provider google is not enabled' });
+    expect(res.body).toEqual({ code: 'provider_disabled', message: 'Provider (issuer "https://accounts.google.com") is not enabled' });
   });
 
   it('identity linking routes → 404 manual_linking_disabled; POST /sso → 404 saml_provider_disabled', async () => {

@@ -17,7 +17,7 @@ const clientId = (name: string) => `${name}-client`;
 
 beforeAll(async () => {
   oidc = await startOidcProvider();
-  const env: Record<string, string> = { SITE_URL: 'http://localhost:3000', SECURITY_MANUAL_LINKING_ENABLED: 'true', ALLOWED_ID_TOKEN_ISSUERS: oidc.url };
+  const env: Record<string, string> = { SITE_URL: 'http://localhost:3000', SECURITY_MANUAL_LINKING_ENABLED: 'true', ALLOWED_ID_TOKEN_ISSUERS: oidc.url, ID_TOKEN_ISSUER_CLIENT_IDS: `${oidc.url}=custom-client custom-ios` };
   for (const name of OIDC) {
     const key = `EXTERNAL_${name.toUpperCase()}`;
     Object.assign(env, {
@@ -127,6 +127,19 @@ describe('POST /token?grant_type=id_token', () => {
     const res = await grant({ client_id: 'custom-client', issuer: oidc.url, id_token: idToken });
     expect(res.status).toBe(200);
     expect(res.body.user.app_metadata.provider).toBe(oidc.url);
+  });
+
+  it('an allowed issuer\'s token minted for another app is refused, whatever client_id the request names (issue 26)', async () => {
+    const { idToken } = await oidc.issueTokens('another-app', person('custom-2'));
+    const named = await grant({ client_id: 'another-app', issuer: oidc.url, id_token: idToken });
+    expect(named.status).toBe(400);
+    expect(named.body.error_description).toBe(`client_id another-app is not configured for issuer "${oidc.url}"`);
+    const relabelled = await grant({ client_id: 'custom-client', issuer: oidc.url, id_token: idToken });
+    expect(relabelled.status).toBe(400);
+    expect(relabelled.body.error_description).toMatch(/^Bad ID token/);
+    // another configured client id of the same issuer works
+    const ios = await oidc.issueTokens('custom-ios', person('custom-3'));
+    expect((await grant({ client_id: 'custom-ios', issuer: oidc.url, id_token: ios.idToken })).status).toBe(200);
   });
 
   it('link_identity adds the identity to the signed-in user', async () => {

@@ -89,6 +89,8 @@ export interface ExternalConfig {
   anonymousUsers: { enabled: boolean }; // EXTERNAL_ANONYMOUS_USERS_ENABLED, default false
   providers: Record<ProviderName, ProviderConfig>;
   allowedIdTokenIssuers: string[];     // ALLOWED_ID_TOKEN_ISSUERS: issuers accepted by grant_type=id_token with client_id + issuer
+  idTokenIssuerClientIds: Record<string, string[]>; // ID_TOKEN_ISSUER_CLIENT_IDS: "<issuer>=<id>[ <id>…];…", the audiences
+                                       // each allowed issuer's tokens must carry (required for every allowed issuer)
 }
 
 export interface PasswordConfig {
