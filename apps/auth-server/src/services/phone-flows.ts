@@ -23,9 +23,13 @@ import { sendSmsOtp, smsTooSoon } from './sms-otp';
 export type PhoneVerifyType = 'sms' | 'phone_change';
 const TOKEN_TYPES: Record<PhoneVerifyType, EmailTokenType[]> = { sms: ['confirmation_token'], phone_change: ['phone_change_token'] };
 
-/** EXTERNAL_PHONE_ENABLED=false: every phone route answers 400 phone_provider_disabled. */
-export function requirePhoneProvider(deps: Pick<Deps, 'config'>): void {
-  if (!deps.config.external.phone.enabled) throw new ApiError(400, ErrorCode.phone_provider_disabled, Messages.phoneSignupsDisabled);
+/**
+ * EXTERNAL_PHONE_ENABLED=false: 400 phone_provider_disabled, worded as GoTrue words it per route (/otp "Unsupported
+ * phone provider", /resend "Phone logins are disabled"). /verify has no such check there: it validates the number
+ * and then finds no code.
+ */
+export function requirePhoneProvider(deps: Pick<Deps, 'config'>, message: string = Messages.phoneSignupsDisabled): void {
+  if (!deps.config.external.phone.enabled) throw new ApiError(400, ErrorCode.phone_provider_disabled, message);
 }
 
 /** POST /otp {phone}: a code to sign in with, for a new user too unless create_user is false. */
@@ -33,7 +37,7 @@ export async function sendPhoneOtp(
   deps: Deps,
   input: { phone: string; createUser: boolean; data: Record<string, unknown>; channel: 'sms' | 'whatsapp'; client: ClientInfo },
 ): Promise<string> {
-  requirePhoneProvider(deps);
+  requirePhoneProvider(deps, 'Unsupported phone provider');
   const phone = normalizePhone(input.phone);
   const { config } = deps;
   const now = deps.clock.now();
@@ -79,7 +83,6 @@ export async function verifyPhoneCode(
   deps: Deps,
   input: { type: PhoneVerifyType; phone: string; otp: string; client: ClientInfo },
 ): Promise<TokenResponseJson & { type?: string }> {
-  requirePhoneProvider(deps);
   const phone = normalizePhone(input.phone);
   const now = deps.clock.now();
   const invalid = () => new ApiError(403, ErrorCode.otp_expired, Messages.tokenExpiredOrInvalid);
@@ -137,7 +140,7 @@ async function adoptPhone(tx: Executor, userId: string, phone: string, now: Date
 
 /** POST /resend {type: sms | phone_change, phone}: a new code for a pending confirmation; {} when none is pending. */
 export async function resendPhoneCode(deps: Deps, input: { type: PhoneVerifyType; phone: string }): Promise<string | undefined> {
-  requirePhoneProvider(deps);
+  requirePhoneProvider(deps, 'Phone logins are disabled');
   const phone = normalizePhone(input.phone);
   return deps.db.transaction().execute(async (tx) => {
     if (input.type === 'sms') {

@@ -149,17 +149,19 @@ it('SMS_TEST_OTP numbers get their fixed code and no SMS', async () => {
   }
 });
 
-it('with phone sign-in off, every phone route is 400 phone_provider_disabled', async () => {
+it('with phone sign-in off, the phone routes answer as GoTrue does (issue 26)', async () => {
   const off = await startTestServer();
   try {
-    for (const [path, body] of [
-      ['/otp', { phone: '15551112222' }],
-      ['/verify', { type: 'sms', phone: '15551112222', token: '123456' }],
-      ['/resend', { type: 'sms', phone: '15551112222' }],
-      ['/signup', { phone: '15551112222', password: 'phone-password' }],
+    for (const [path, body, status, code, msg] of [
+      ['/otp', { phone: '15551112222' }, 400, 'phone_provider_disabled', 'Unsupported phone provider'],
+      ['/resend', { type: 'sms', phone: '15551112222' }, 400, 'phone_provider_disabled', 'Phone logins are disabled'],
+      ['/signup', { phone: '15551112222', password: 'phone-password' }, 400, 'phone_provider_disabled', 'Phone signups are disabled'],
+      // /verify checks the number, then finds no code: the same answers as with phone sign-in on
+      ['/verify', { type: 'sms', phone: '15551112222', token: '123456' }, 403, 'otp_expired', 'Token has expired or is invalid'],
+      ['/verify', { type: 'sms', phone: 'not-a-number', token: '123456' }, 400, 'validation_failed', 'Invalid phone number format (E.164 required)'],
     ] as const) {
       const res = await call(off.url, 'POST', path, { body });
-      expect([path, res.status, res.body.error_code]).toEqual([path, 400, 'phone_provider_disabled']);
+      expect([path, res.status, res.body.error_code, res.body.msg]).toEqual([path, status, code, msg]);
     }
   } finally {
     await off.close();
