@@ -6,6 +6,7 @@
 //     one must confirm it by mail first.
 import { randomUUID } from 'node:crypto';
 import type { Deps } from '../deps';
+import { normalizeEmail } from './accounts';
 import { ApiError, ErrorCode, Messages } from '../errors';
 import type { IdentityRow, UserRow } from '../queries/columns';
 import { findIdentityByProviderForUpdate, insertIdentity, refreshIdentity } from '../queries/identities';
@@ -49,15 +50,29 @@ export function identityData(profile: ExternalProfile): Record<string, unknown> 
   return data;
 }
 
+/**
+ * The provider's address as sign-up addresses are kept: trimmed, lowercased, and of valid form (issue 26: a
+ * profile with ' Victim@Example.com ' made a second user, spaces kept). A malformed one is a 422.
+ */
+function withCheckedEmail(profile: ExternalProfile, provider: string): ExternalProfile {
+  if (profile.email === undefined || profile.email === null || profile.email.trim() === '') return { ...profile, email: undefined };
+  try {
+    return { ...profile, email: normalizeEmail(profile.email) };
+  } catch {
+    throw new ApiError(422, ErrorCode.validation_failed, `Error getting user email from external provider ${provider}: the address is not valid`);
+  }
+}
+
 export async function resolveExternalUser(
   deps: Pick<Deps, 'config' | 'clock' | 'mailer'>,
   tx: Executor,
   input: ExternalSignInInput,
 ): Promise<ExternalSignInOutcome> {
   const now = deps.clock.now();
-  const { provider, profile } = input;
+  const { provider } = input;
+  const profile = withCheckedEmail(input.profile, provider);
   const data = identityData(profile);
-  const email = profile.email?.toLowerCase();
+  const email = profile.email;
   const identity = await findIdentityByProviderForUpdate(tx, provider, profile.providerId);
 
   if (input.linkingTargetId) {

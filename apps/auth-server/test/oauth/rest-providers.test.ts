@@ -133,6 +133,19 @@ describe('account decisions (github)', () => {
     expect(own.body.user.identities.map((i: { provider: string }) => i.provider)).toEqual(['email']);
   });
 
+  it('a provider address is trimmed and lowercased like a sign-up address: no second user (issue 26)', async () => {
+    const email = uniqueEmail('padded');
+    await call(server.url, 'POST', '/admin/users', { token: await server.adminToken(), body: { email, password: 'owner-password', email_confirm: true } });
+    github().user = { ...github().user, id: '3201', email: `  ${email.toUpperCase()} `, verified: true };
+    const res = await signInThroughProvider(server.url, { provider: 'github' });
+    const me = await user(res.fragment.access_token!);
+    expect(me.body.email).toBe(email);
+    expect(me.body.identities.map((i: { provider: string }) => i.provider).sort()).toEqual(['email', 'github']);
+    github().user = { ...github().user, id: '3202', email: 'not an address', verified: true };
+    const bad = await signInThroughProvider(server.url, { provider: 'github' });
+    expect(bad.fragment).toMatchObject({ error_code: 'validation_failed' });
+  });
+
   it("relays the provider's error", async () => {
     github().failNextAuthorize = { error: 'access_denied', description: 'The user has denied your application access.' };
     const denied = await signInThroughProvider(server.url, { provider: 'github', redirect_to: `${SITE}/back` });
