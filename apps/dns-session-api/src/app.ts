@@ -47,7 +47,7 @@ export function createApp(deps: Deps): Express {
     else next();
   });
   // Documentation needs neither a body nor a session.
-  app.use('/documentation', documentationRouter(allRoutes(), deps.config.session.cookieName));
+  app.use('/documentation', documentationRouter(allRoutes(), { cookieName: deps.config.session.cookieName, bearer: deps.config.auth.enabled }));
 
   app.use(jsonBody(deps.config.http.bodyLimit));
   // express-session where sessions are created, renewed and destroyed; a read-only reader of the same cookie

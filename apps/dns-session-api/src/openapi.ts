@@ -19,12 +19,19 @@ export const COMING_FROM_NICTOOL = [
   'a zone\'s `serial` never goes backwards: a smaller one is a 400',
 ];
 
-export function buildOpenApi(routes: AnyRoute[], families: RouteFamily[], options: { cookieName: string }): Record<string, unknown> {
+export function buildOpenApi(routes: AnyRoute[], families: RouteFamily[], options: { cookieName: string; bearer?: boolean }): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes) {
     const path = route.path.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, '{$1}');
     paths[path] ??= {};
-    paths[path][route.method] = operation(route);
+    paths[path][route.method] = operation(route, options.bearer === true);
+  }
+  const schemes: Record<string, unknown> = {
+    cookieAuth: { type: 'apiKey', in: 'cookie', name: options.cookieName, description: 'Set by POST /session' },
+  };
+  // With auth.yml enabled, the auth server's access tokens work on every route too.
+  if (options.bearer) {
+    schemes.bearerAuth = { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: "An access token of the auth server (auth.yml), for the linked DNS user" };
   }
   return {
     openapi: '3.1.0',
@@ -38,16 +45,12 @@ export function buildOpenApi(routes: AnyRoute[], families: RouteFamily[], option
         COMING_FROM_NICTOOL.map((line) => `- ${line}`).join('\n'),
     },
     tags: families.map((family) => ({ name: family.name, description: family.description })),
-    components: {
-      securitySchemes: {
-        cookieAuth: { type: 'apiKey', in: 'cookie', name: options.cookieName, description: 'Set by POST /session' },
-      },
-    },
+    components: { securitySchemes: schemes },
     paths,
   };
 }
 
-function operation(route: AnyRoute): Record<string, unknown> {
+function operation(route: AnyRoute, bearer: boolean): Record<string, unknown> {
   const op: Record<string, unknown> = {
     operationId: operationId(route),
     summary: route.summary,
@@ -78,7 +81,7 @@ function operation(route: AnyRoute): Record<string, unknown> {
       return [status, response];
     }),
   );
-  op.security = route.auth === 'session' ? [{ cookieAuth: [] }] : [];
+  op.security = route.auth === 'session' ? [{ cookieAuth: [] }, ...(bearer ? [{ bearerAuth: [] }] : [])] : [];
   return op;
 }
 

@@ -30,6 +30,19 @@ describe('GET /documentation', () => {
     expect((await t.client().get('/', { headers: { accept: 'application/json' } })).status).toBe(401);
   });
 
+  test('with auth.yml enabled the document offers the bearer scheme on every session route too (issue 27)', async () => {
+    const withAuth = await startTestServer({ kind: 'pglite', auth: { enabled: true, url: 'http://127.0.0.1:9', jwksUrl: 'http://127.0.0.1:9/.well-known/jwks.json' } });
+    try {
+      const doc = (await withAuth.client().get('/documentation/openapi.json')).body;
+      expect(doc.components.securitySchemes.bearerAuth).toEqual({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: expect.any(String) });
+      expect(doc.paths['/zone'].get.security).toEqual([{ cookieAuth: [] }, { bearerAuth: [] }]);
+      expect(doc.paths['/session'].post.security).toEqual([]);
+    } finally {
+      await withAuth.close();
+    }
+    expect((await t.client().get('/documentation/openapi.json')).body.components.securitySchemes.bearerAuth).toBeUndefined();
+  });
+
   test('openapi.json is OpenAPI 3.1 with every registered route, its examples and the cookie scheme', async () => {
     const res = await t.client().get('/documentation/openapi.json');
     expect(res.status).toBe(200);

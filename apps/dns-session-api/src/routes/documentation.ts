@@ -24,9 +24,9 @@ const page = `<!doctype html>
 
 const init = `window.ui = SwaggerUIBundle({ url: '/documentation/openapi.json', dom_id: '#swagger-ui', withCredentials: true });\n`;
 
-export function documentationRouter(routes: AnyRoute[], cookieName: string): Router {
+export function documentationRouter(routes: AnyRoute[], options: { cookieName: string; bearer: boolean }): Router {
   const router = express.Router();
-  const document = JSON.stringify(buildOpenApi(routes, routeFamilies, { cookieName }));
+  const document = JSON.stringify(buildOpenApi(routes, routeFamilies, options));
   router.get('/', (_req, res) => {
     res.type('text/html; charset=utf-8').send(page);
   });
