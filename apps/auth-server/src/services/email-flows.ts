@@ -179,9 +179,6 @@ async function invite(deps: Deps, input: InviteInput): Promise<UserJson> {
   requireEmailProvider(deps);
   const email = normalizeEmail(input.email);
   const now = deps.clock.now();
-  // A new user gets a random password; the hash is made for every address, so the answer's time does not tell
-  // a known address (9 ms) from an unknown one (80 ms of bcrypt) (issue 26).
-  const newUserHash = await randomPasswordHash(deps.config.password.bcryptCost);
   const existing = await findUserByEmail(deps.db, email, deps.config.jwt.aud);
   if (existing && existing.email_confirmed_at !== null) {
     throw new ApiError(422, ErrorCode.email_exists, 'A user with this email address has already been registered');

@@ -122,7 +122,6 @@ function compileEntry(pattern: string): AllowEntry {
   };
 }
 
-// eslint-disable-next-line no-control-regex
 const UNUSUAL_HOST = /[%\u0080-\uffff]/;
 
 /** The host part of `candidate` as written: after `scheme://`, up to the first `/`, `?` or `#`. */
