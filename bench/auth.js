@@ -7,6 +7,8 @@
 //   password grant   vs raw bcrypt.compare throughput (same cost, same cores, same concurrency)            goal >= 0.9
 //   refresh grant    vs GET /user                                                                        goal >= 0.35
 //   every run: zero non-2xx responses and zero errors under 50 connections
+//   (info) GET /user and the refresh grant with named statements off (AUTH_DB_PREPARED_STATEMENTS=false, as behind a
+//          transaction-mode pooler) vs the same with them on: a second app instance on its own pool, same rounds
 //
 //   pnpm bench:auth                 (needs PostgreSQL at BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/postgres,
 //                                    and built packages: pnpm build)
@@ -128,6 +130,7 @@ async function main() {
   await admin(`CREATE DATABASE ${dbName}`);
   const url = withDatabase(BASE_URL, dbName);
   const db = connect(url, { maxPoolSize: 20 });
+  const unnamedDb = connect(url, { maxPoolSize: 20, preparedStatements: false });
   const servers = [];
   try {
     await migrateAuth(db);
@@ -152,6 +155,9 @@ async function main() {
     const authServer = await listen(createApp(deps));
     servers.push(authServer);
     const authUrl = `http://127.0.0.1:${authServer.address().port}`;
+    const unnamedServer = await listen(createApp({ ...deps, db: unnamedDb }));
+    servers.push(unnamedServer);
+    const unnamedUrl = `http://127.0.0.1:${unnamedServer.address().port}`;
 
     // Baseline: the same single-row user query on the same pool, behind a bare Express handler,
     // written as such a handler naturally is (query builder per request): the goal line.
@@ -202,12 +208,12 @@ async function main() {
     };
 
     console.log(`auth-server bench: ${CONNECTIONS} connections, ${SECONDS} s per run, bcrypt cost ${BCRYPT_COST}, PostgreSQL ${dbName}`);
-    const refreshRun = async () => {
+    const refreshRun = async (base = authUrl, label = 'POST /token grant_type=refresh_token') => {
       const refreshTokens = await freshRefreshTokens();
       const idle = refreshTokens.map((_, i) => i);
       let firstFailure;
-      const result = await run('POST /token grant_type=refresh_token', {
-        url: `${authUrl}/token?grant_type=refresh_token`,
+      const result = await run(label, {
+        url: `${base}/token?grant_type=refresh_token`,
         requests: [
           {
             method: 'POST',
@@ -235,7 +241,9 @@ async function main() {
       bare: () => run('bare Express + user query', { url: `${bareUrl}/user/${session.user.id}` }),
       precompiled: () => run('bare Express + precompiled query', { url: `${bareUrl}/precompiled/${session.user.id}` }),
       getUser: () => run('GET /user', { url: `${authUrl}/user`, headers: { authorization: `Bearer ${session.access_token}` } }),
-      refresh: refreshRun,
+      refresh: () => refreshRun(),
+      getUserUnnamed: () => run('GET /user, named statements off', { url: `${unnamedUrl}/user`, headers: { authorization: `Bearer ${session.access_token}` } }),
+      refreshUnnamed: () => refreshRun(unnamedUrl, 'refresh grant, named statements off'),
     };
     const passwordGrant = (amount) =>
       run('POST /token grant_type=password', {
@@ -248,13 +256,13 @@ async function main() {
 
     // Warm-up (JIT, pool connections, PostgreSQL caches), not counted: the first measured side is not the coldest.
     console.log('warm-up:');
-    for (const warm of [measure.bare, measure.precompiled, measure.getUser, measure.refresh]) await warm();
+    for (const warm of Object.values(measure)) await warm();
     await passwordGrant(CONNECTIONS);
     console.log('measured:');
 
     // Reads and refreshes: every round runs all four back to back, in an order that flips each round.
-    const order = ['bare', 'precompiled', 'getUser', 'refresh'];
-    const runs = { bare: [], precompiled: [], getUser: [], refresh: [] };
+    const order = ['bare', 'precompiled', 'getUser', 'refresh', 'getUserUnnamed', 'refreshUnnamed'];
+    const runs = Object.fromEntries(order.map((name) => [name, []]));
     for (let round = 0; round < ROUNDS; round++) {
       for (const name of round % 2 === 0 ? order : [...order].reverse()) runs[name].push(await measure[name]());
     }
@@ -277,6 +285,8 @@ async function main() {
       password: passwordRuns.map((r, i) => r.rps / bcryptRuns[i]),
       refresh: perRound('refresh', 'getUser'),
       precompiled: perRound('getUser', 'precompiled'),
+      getUserUnnamed: perRound('getUserUnnamed', 'getUser'),
+      refreshUnnamed: perRound('refreshUnnamed', 'refresh'),
     };
     const bads = [...Object.values(runs).flat(), ...passwordRuns].reduce((n, r) => n + r.bad, 0);
     const rps = (list) => median(list.map((r) => r.rps)).toFixed(0);
@@ -300,6 +310,8 @@ async function main() {
       console.log(`  ${name.padEnd(34)} ${ratio.toFixed(2)}  [>= ${goal}]  ${pass ? 'ok' : 'BELOW GOAL'}  [${list(values)}]`);
     }
     console.log(`  ${'(info) GET /user / precompiled'.padEnd(34)} ${median(rounds.precompiled).toFixed(2)}  [${list(rounds.precompiled)}]`);
+    console.log(`  ${'(info) GET /user unnamed / named'.padEnd(34)} ${median(rounds.getUserUnnamed).toFixed(2)}  [${list(rounds.getUserUnnamed)}]`);
+    console.log(`  ${'(info) refresh unnamed / named'.padEnd(34)} ${median(rounds.refreshUnnamed).toFixed(2)}  [${list(rounds.refreshUnnamed)}]`);
     const bad = bads;
     console.log(`  ${'non-2xx + errors, all runs'.padEnd(34)} ${bad}  [= 0]  ${bad === 0 ? 'ok' : 'FAILED'}`);
     process.exitCode = ok && bad === 0 ? 0 : 1;
@@ -309,6 +321,7 @@ async function main() {
       await new Promise((resolve) => server.close(resolve));
     }
     await db.destroy();
+    await unnamedDb.destroy();
     await admin(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
   }
 }
