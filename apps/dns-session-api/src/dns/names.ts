@@ -153,7 +153,12 @@ export function checkName(field: string, name: unknown, rules: NameRules = {}): 
       if (!rules.wildcard || i !== 0) {
         errors.push(fieldError(field, 'wildcard', `${field} may use "*" only as its leftmost label${rules.wildcard ? '' : ' of an owner'}`));
       }
-    } else if (!(rules.mailbox && i === 0) && !HOST_LABEL.test(label)) {
+    } else if (rules.mailbox && i === 0) {
+      // Written unescaped into the zone file, these end the name or open a comment or a group: BIND refuses the zone.
+      if (/[\s;()"]/.test(label)) {
+        errors.push(fieldError(field, 'mailbox', `${field} may not hold spaces, ";", "(", ")" or '"' in its mailbox: "${label}"`));
+      }
+    } else if (!HOST_LABEL.test(label)) {
       errors.push(fieldError(field, 'hostname', `${field} may hold only letters, digits, "-", "_" and "/" in its labels: "${label}"`));
     }
   });

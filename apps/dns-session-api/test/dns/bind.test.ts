@@ -1,4 +1,5 @@
-import { exportZone, importZone, parseTtl, ZoneRecord } from '../../src/dns';
+import { checkName, exportZone, importZone, parseTtl, ZoneRecord } from '../../src/dns';
+import { naptrRegexpProblem } from '../../src/dns/types/naptr';
 import { tokenize } from '../../src/dns/bind/tokenize';
 import { ZONE } from './fixtures';
 import { namedCheckzone } from './named-checkzone';
@@ -21,6 +22,23 @@ describe('BIND export', () => {
   test('named-checkzone rejects what checkZone rejects (the check is not vacuous)', () => {
     const text = exportZone({ ...fixtureZone(), records: [...fixtureRecords(), { owner: 'www.example.com.', type: 'CNAME', ttl: 3600, rdata: { cname: 'x.example.net.' } }] });
     expect(namedCheckzone(ZONE, text).ok).toBe(false);
+  });
+
+  test('what the API refuses in SOA mailboxes and NAPTR regexps is what named-checkzone refuses (issue 27)', () => {
+    for (const mailbox of ['host master', 'a;b', 'a(b', 'a)b', 'a"b']) {
+      expect(checkName('mailaddr', `${mailbox}.example.com.`, { mailbox: true }).map((e) => e.rule)).toEqual(['mailbox']);
+      const text = exportZone({ ...fixtureZone(), soa: { ...fixtureZone().soa, rname: `${mailbox}.example.com.` } });
+      expect([mailbox, namedCheckzone(ZONE, text).ok]).toEqual([mailbox, false]);
+    }
+    const naptr = (regexp: string): ZoneRecord => ({ owner: 'sip.example.com.', type: 'NAPTR', ttl: 60, rdata: { order: 1, preference: 1, flags: 'U', service: 'E2U+sip', regexp, replacement: '.' } });
+    for (const regexp of ['!a(b!x!', '!^.*$!x!g']) {
+      expect(naptrRegexpProblem(regexp)).toBeDefined();
+      expect([regexp, namedCheckzone(ZONE, exportZone({ ...fixtureZone(), records: [naptr(regexp)] })).ok]).toEqual([regexp, false]);
+    }
+    for (const regexp of ['!^(.*)$!sip:\\1@example.com!', '!^.*$!x!i']) {
+      expect(naptrRegexpProblem(regexp)).toBeUndefined();
+      expect([regexp, namedCheckzone(ZONE, exportZone({ ...fixtureZone(), records: [naptr(regexp)] })).ok]).toEqual([regexp, true]);
+    }
   });
 
   test('glue for in-zone name servers comes from their addresses; long TXT is split', () => {

@@ -160,6 +160,12 @@ export const failingRdata: Array<[RecordType, Record<string, unknown>, string, s
   ['NAPTR', { flags: 'U!' }, 'flags', 'naptr_flags'],
   ['NAPTR', { replacement: 'sip.example.com.' }, 'replacement', 'naptr_regexp_or_replacement'],
   ['NAPTR', { service: 'x'.repeat(256) }, 'service', 'charstring_length'],
+  // What BIND refuses on load (issue 27): an unbalanced ERE, a bad delimiter, an unknown flag, a missing group.
+  ['NAPTR', { regexp: '!a(b!x!' }, 'regexp', 'naptr_regexp'],
+  ['NAPTR', { regexp: '1^.*$1x1' }, 'regexp', 'naptr_regexp'],
+  ['NAPTR', { regexp: '!^.*$!x!g' }, 'regexp', 'naptr_regexp'],
+  ['NAPTR', { regexp: '!^(.*)$!\\2!' }, 'regexp', 'naptr_regexp'],
+  ['NAPTR', { regexp: '!^.*$!x' }, 'regexp', 'naptr_regexp'],
   ['HTTPS', { priority: 0 }, 'params', 'svcb_alias_params'],
   ['HTTPS', { params: 'colour=blue' }, 'params', 'svcb_key'],
   ['HTTPS', { params: 'port=1 port=2' }, 'params', 'svcb_duplicate_key'],
