@@ -18,6 +18,9 @@ import {
 } from '../dns';
 import type { Db } from '../queries/db';
 import type { NameserverExportType } from '../queries/nameservers';
+import { ApiError } from '../errors';
+import { checkNameserverFields } from '../services/nameservers';
+import { checkZoneFields } from '../services/zones';
 import type { PasswordScheme } from '../services/passwords';
 import { mapNicToolRecord } from './records';
 import type { NicToolSource, NtGroup, NtNameserver, NtUser, NtZone } from './source';
@@ -209,6 +212,12 @@ class Importer {
       const name = normalizeName(ns.name.endsWith('.') ? ns.name : `${ns.name}.`);
       this.nameserverNames.set(ns.id, name);
       if (await this.known('nameserver', ns.id)) continue;
+      // The API's own rules: names from the source end up in zone files and server configuration.
+      const invalid = refusal(() => checkNameserverFields({ name: ns.name, address: ns.address, address6: ns.address6, ttl: ns.ttl ?? undefined }));
+      if (invalid) {
+        this.note('nameserver', ns.id, ns.name, `${invalid}; not imported`);
+        continue;
+      }
       const groupId = this.ids.group.get(ns.groupId);
       if (groupId === undefined) {
         this.note('nameserver', ns.id, ns.name, `its group ${ns.groupId} was not imported; not imported`);
@@ -241,6 +250,14 @@ class Importer {
     if (await this.known('zone', zone.id)) return;
     const groupId = this.ids.group.get(zone.groupId);
     const name = normalizeName(zone.zone.endsWith('.') ? zone.zone : `${zone.zone}.`);
+    const invalid = refusal(() => checkZoneFields({
+      zone: zone.zone, mailaddr: zone.mailaddr || undefined, refresh: zone.refresh ?? undefined, retry: zone.retry ?? undefined,
+      expire: zone.expire ?? undefined, minimum: zone.minimum ?? undefined, ttl: zone.ttl ?? undefined,
+    }));
+    if (invalid) {
+      this.note('zone', zone.id, zone.zone, `${invalid}; not imported (nor its records)`);
+      return;
+    }
     if (groupId === undefined) {
       this.note('zone', zone.id, name, `its group ${zone.groupId} was not imported; not imported`);
       return;
@@ -322,6 +339,17 @@ class Importer {
       await this.remember(db, 'zone', zone.id, row.id);
       this.summary.imported.record += records.length;
     });
+  }
+}
+
+/** The API's message when `check` refuses the fields (a 400 ApiError), else undefined. */
+function refusal(check: () => unknown): string | undefined {
+  try {
+    check();
+    return undefined;
+  } catch (err) {
+    if (err instanceof ApiError) return err.message;
+    throw err;
   }
 }
 

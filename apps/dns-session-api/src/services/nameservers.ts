@@ -27,8 +27,8 @@ export interface NameserverInput {
 
 const duplicate = () => conflict('A nameserver with that name already exists');
 
-/** Checks and normalizes the DNS fields of a nameserver; every problem is reported at once. */
-function checkFields(input: NameserverInput): Partial<NameserverValues> {
+/** Checks and normalizes the DNS fields of a nameserver; every problem is reported at once (API and import-nictool). */
+export function checkNameserverFields(input: NameserverInput): Partial<NameserverValues> {
   const errors: FieldError[] = [];
   const out: Partial<NameserverValues> = {};
   if (input.name !== undefined) {
@@ -76,7 +76,7 @@ export async function listNameservers(
 }
 
 export async function createNameserver(deps: Deps, caller: Caller, input: NameserverInput & { name: string }): Promise<NameserverRow> {
-  const fields = checkFields(input);
+  const fields = checkNameserverFields(input);
   const groupId = input.gid ?? caller.groupId;
   return deps.db.transaction().execute(async (trx) => {
     await assertGroupUsableForNewObject(trx, caller, groupId);
@@ -97,7 +97,7 @@ export async function createNameserver(deps: Deps, caller: Caller, input: Namese
  * records and glue derive from it.
  */
 export async function changeNameserver(deps: Deps, caller: Caller, id: number, input: NameserverInput): Promise<NameserverRow> {
-  const fields = checkFields(input);
+  const fields = checkNameserverFields(input);
   return deps.db.transaction().execute(async (trx) => {
     // Locks are taken zone first, then nameserver, as PUT /zone does (its zone row, then its nameservers FOR
     // SHARE): locking the nameserver first deadlocked against it (PostgreSQL then aborted one side: a 500).

@@ -35,8 +35,8 @@ export const duplicateZone = () => conflict('A zone with that name already exist
 
 const SOA_TIMERS = ['refresh', 'retry', 'expire', 'minimum'] as const;
 
-/** Checks the zone's own fields; returns them normalized. */
-function checkFields(input: ZoneInput): Partial<ZoneValues> {
+/** Checks the zone's own fields; returns them normalized (the API and import-nictool alike). */
+export function checkZoneFields(input: ZoneInput): Partial<ZoneValues> {
   const errors: FieldError[] = [];
   const out: Partial<ZoneValues> = {};
   if (input.zone !== undefined) {
@@ -115,7 +115,7 @@ export async function listZones(
 }
 
 export async function createZone(deps: Deps, caller: Caller, input: ZoneInput & { zone: string }): Promise<Zone> {
-  const fields = checkFields(input);
+  const fields = checkZoneFields(input);
   const groupId = input.gid ?? caller.groupId;
   return deps.db.transaction().execute(async (trx) => {
     await assertGroupUsableForNewObject(trx, caller, groupId);
@@ -151,7 +151,7 @@ function serialAfterChange(current: number, requested: number | undefined, now: 
 
 /** Changes SOA fields, description or nameservers, or (deleted:false) restores; the serial advances. */
 export async function changeZone(deps: Deps, caller: Caller, id: number, input: ZoneInput): Promise<Zone> {
-  const fields = checkFields(input);
+  const fields = checkZoneFields(input);
   return deps.db.transaction().execute(async (trx) => {
     const before = await findZoneById(trx, id, { lock: true });
     const restoring = input.deleted === false;

@@ -30,10 +30,15 @@ beforeAll(async () => {
   await x(`insert into nt_nameserver (nt_nameserver_id, nt_group_id, name, ttl, description, address, address6, export_type_id, deleted) values
     (1, 1, 'ns1.example.net.', 3600, 'primary', '192.0.2.53', NULL, 1, 0),
     (2, 1, 'ns2.example.net', 86400, '', '198.51.100.53', '2001:db8::53', 2, 0),
-    (3, 1, 'ns3.example.net.', 3600, '', '203.0.113.53', NULL, 3, 0)`);
+    (3, 1, 'ns3.example.net.', 3600, '', '203.0.113.53', NULL, 3, 0),
+    (4, 1, 'ns4.example.net.\n$INCLUDE /etc/passwd', 3600, '', '203.0.113.54', NULL, 1, 0)`);
   await x(`insert into nt_zone (nt_zone_id, nt_group_id, zone, mailaddr, description, serial, refresh, retry, expire, minimum, ttl, deleted) values
     (1, 3, 'example.com', 'hostmaster.example.com.', 'main', 2026010101, 16384, 2048, 1048576, 2560, 86400, 0),
-    (2, 3, 'old.example', NULL, '', 5, NULL, NULL, NULL, NULL, NULL, 1)`);
+    (2, 3, 'old.example', NULL, '', 5, NULL, NULL, NULL, NULL, NULL, 1),
+    (3, 3, '../../escaped-by-import', NULL, '', 1, NULL, NULL, NULL, NULL, NULL, 0),
+    (4, 3, 'x" { }; key "injected" { secret "a"; }; zone "y', NULL, '', 1, NULL, NULL, NULL, NULL, NULL, 0),
+    (5, 3, 'mail.example', 'x\n$INCLUDE /etc/passwd\n@example.com', '', 1, NULL, NULL, NULL, NULL, NULL, 0),
+    (6, 3, 'soa.example', 'host master;(x@example.com', '', 1, NULL, NULL, NULL, NULL, NULL, 0)`);
   await x('insert into nt_zone_nameserver (nt_zone_id, nt_nameserver_id) values (1, 1), (1, 2)');
   await x(`insert into nt_zone_record (nt_zone_record_id, nt_zone_id, name, ttl, description, type_id, address, weight, priority, other, deleted) values
     (1, 1, 'www', 3600, 'web', 1, '192.0.2.10', NULL, NULL, NULL, 0),
@@ -74,6 +79,14 @@ describe('import-nictool', () => {
 
   beforeAll(async () => {
     first = await run(false);
+  });
+
+  it('refuses, and lists, the names and fields the API refuses: nothing from the source reaches a zone file or a server configuration unchecked (issue 27)', () => {
+    expect(noteFor(first, 'nameserver', 4)).toMatch(/^Invalid nameserver: name \(control_character\).*; not imported$/);
+    expect(noteFor(first, 'zone', 3)).toMatch(/^Invalid zone: zone \(empty_label\)/);
+    expect(noteFor(first, 'zone', 4)).toMatch(/^Invalid zone: zone \(hostname\)/);
+    expect(noteFor(first, 'zone', 5)).toMatch(/^Invalid zone: mailaddr \(control_character\)/);
+    expect(noteFor(first, 'zone', 6)).toMatch(/^Invalid zone: mailaddr \(mailbox\)/);
   });
 
   it('imports the tree, users with their hashes, nameservers, zones and records, and says what it left', async () => {
