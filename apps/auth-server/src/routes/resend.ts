@@ -23,7 +23,7 @@ export function resend(deps: Deps): RequestHandler {
     const type = body.type ?? '';
     if (type === 'sms' || type === 'phone_change') {
       if (!body.phone) throw new ApiError(400, ErrorCode.validation_failed, 'Type provided requires a phone number');
-      const messageId = await resendPhoneCode(deps, { type, phone: body.phone });
+      const messageId = await resendPhoneCode(deps, { type, phone: body.phone, client: clientInfo(deps, req).limitKey });
       // Nothing pending for that number is the same answer as a send without an id (no enumeration).
       res.json(messageId ? { message_id: messageId } : {});
       return;

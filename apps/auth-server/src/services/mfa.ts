@@ -138,7 +138,12 @@ export async function challengeFactor(
       const fixed = testOtpFor(deps, phone, now);
       const code = fixed ?? numericOtp(otpLength);
       otpHash = hashCode(code);
-      if (fixed === undefined) await deliverSms(deps, tx, { phone, body: renderSms(template, code), channel: input.channel });
+      if (fixed === undefined) {
+        await deliverSms(deps, tx, {
+          phone, body: renderSms(template, code), channel: input.channel,
+          budget: { userId: caller.user.id, client: caller.client.limitKey, proven: factor.status === 'verified' },
+        });
+      }
     }
     await updateFactor(tx, factor.id, { last_challenged_at: now }, now);
     const challenge = await insertChallenge(tx, { factorId: factor.id, ip: caller.client.ip || '0.0.0.0', otpHash, at: now });

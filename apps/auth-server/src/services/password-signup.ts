@@ -70,7 +70,7 @@ export function signUpWithPhone(deps: Deps, input: PasswordSignupInput & { phone
     find: findUserByPhone,
     confirmedAt: (user) => user.phone_confirmed_at,
     confirm: async (tx, user) => {
-      await sendSmsOtp(deps, tx, { userId: user.id, phone: user.phone ?? '', type: 'confirmation_token' });
+      await sendSmsOtp(deps, tx, { userId: user.id, phone: user.phone ?? '', type: 'confirmation_token', client: input.client.limitKey, proven: false });
       return deps.clock.now();
     },
   });

@@ -49,7 +49,9 @@ export async function sendPhoneOtp(
       user = await createPhoneUser(deps, tx, { phone, data: input.data, client: input.client, now });
     }
     if (isBanned(user, now)) throw new ApiError(400, ErrorCode.user_banned, Messages.userBanned);
-    return sendSmsOtp(deps, tx, { userId: user.id, phone, type: 'confirmation_token', channel: input.channel });
+    return sendSmsOtp(deps, tx, {
+      userId: user.id, phone, type: 'confirmation_token', channel: input.channel, client: input.client.limitKey, proven: user.phone_confirmed_at !== null,
+    });
   }).catch((err: unknown) => {
     // Two first /otp calls for one new number: the loser is told to wait, as for any second send.
     if (isUniqueViolation(err)) throw smsTooSoon(deps.config.sms.maxFrequency);
@@ -139,18 +141,18 @@ async function adoptPhone(tx: Executor, userId: string, phone: string, now: Date
 }
 
 /** POST /resend {type: sms | phone_change, phone}: a new code for a pending confirmation; {} when none is pending. */
-export async function resendPhoneCode(deps: Deps, input: { type: PhoneVerifyType; phone: string }): Promise<string | undefined> {
+export async function resendPhoneCode(deps: Deps, input: { type: PhoneVerifyType; phone: string; client?: string }): Promise<string | undefined> {
   requirePhoneProvider(deps, 'Phone logins are disabled');
   const phone = normalizePhone(input.phone);
   return deps.db.transaction().execute(async (tx) => {
     if (input.type === 'sms') {
       const user = await findUserByPhone(tx, phone, deps.config.jwt.aud);
       if (!user || user.phone_confirmed_at) return undefined;
-      return sendSmsOtp(deps, tx, { userId: user.id, phone, type: 'confirmation_token' });
+      return sendSmsOtp(deps, tx, { userId: user.id, phone, type: 'confirmation_token', client: input.client, proven: false });
     }
     const user = await findUserByPendingPhone(tx, phone, deps.config.jwt.aud);
     if (!user) return undefined;
-    return sendSmsOtp(deps, tx, { userId: user.id, phone, type: 'phone_change_token' });
+    return sendSmsOtp(deps, tx, { userId: user.id, phone, type: 'phone_change_token', client: input.client, proven: false });
   });
 }
 
@@ -167,12 +169,12 @@ export async function requestPhoneChange(deps: Deps, tx: Executor, input: { user
     await adoptPhone(tx, input.user.id, phone, now);
     return;
   }
-  await sendSmsOtp(deps, tx, { userId: input.user.id, phone, type: 'phone_change_token' });
+  await sendSmsOtp(deps, tx, { userId: input.user.id, phone, type: 'phone_change_token', proven: false });
 }
 
 /** GET /reauthenticate for a user without an email address: the nonce goes by SMS. */
 export async function sendReauthenticationSms(deps: Deps, tx: Executor, user: UserRow): Promise<void> {
   requirePhoneProvider(deps);
   if (!user.phone || !user.phone_confirmed_at) throw new ApiError(422, ErrorCode.phone_not_confirmed, 'Please verify your phone first.');
-  await sendSmsOtp(deps, tx, { userId: user.id, phone: user.phone, type: 'reauthentication_token' });
+  await sendSmsOtp(deps, tx, { userId: user.id, phone: user.phone, type: 'reauthentication_token', proven: user.phone_confirmed_at !== null });
 }

@@ -3,6 +3,9 @@
 // SMS_MAX_FREQUENCY of the previous one for that user and kind, and once the service-wide budget
 // (RATE_LIMIT_SMS_SENT per hour, a bucket every instance shares) is spent. The SMS goes out inside the
 // caller's transaction: when the provider refuses it, the transaction rolls back and no code is left valid.
+// Against SMS pumping (issue 26), budgets per number, per client and per user come before the service-wide one,
+// and a number nobody has confirmed may use only half of the service-wide budget: the rest stays for users
+// whose numbers are confirmed (sign-in codes, MFA), however many numbers a stranger makes up.
 // SMS_TEST_OTP numbers get their fixed code and no SMS.
 import type { Deps } from '../deps';
 import { ApiError, ErrorCode } from '../errors';
@@ -25,6 +28,13 @@ export function testOtpFor(deps: Pick<Deps, 'config'>, phone: string, now: Date)
   return testOtp[phone];
 }
 
+/** Who an SMS is for, for its budgets: the number's user, the requesting client, whether the number is confirmed. */
+export interface SmsBudgetKeys {
+  userId?: string;
+  client?: string;
+  proven: boolean;
+}
+
 export function renderSms(template: string, code: string): string {
   return template.replace(/\{\{\s*\.Code\s*\}\}/g, code);
 }
@@ -33,7 +43,7 @@ export function renderSms(template: string, code: string): string {
 export async function sendSmsOtp(
   deps: Pick<Deps, 'config' | 'clock' | 'sms' | 'telemetry'>,
   tx: Executor,
-  input: { userId: string; phone: string; type: SmsTokenType; channel?: 'sms' | 'whatsapp' },
+  input: { userId: string; phone: string; type: SmsTokenType; channel?: 'sms' | 'whatsapp'; client?: string; proven: boolean },
 ): Promise<string> {
   const { sms } = deps.config;
   const now = deps.clock.now();
@@ -49,22 +59,39 @@ export async function sendSmsOtp(
     tooSoon: smsTooSoon,
   });
   if (fixed !== undefined) return '';
-  return deliverSms(deps, tx, { phone: input.phone, body: renderSms(sms.template, issued.otp), channel: input.channel });
+  return deliverSms(deps, tx, {
+    phone: input.phone, body: renderSms(sms.template, issued.otp), channel: input.channel,
+    budget: { userId: input.userId, client: input.client, proven: input.proven },
+  });
+}
+
+/** Takes one SMS from each budget that applies, in the caller's transaction (a later refusal gives them all back). */
+async function takeSmsBudgets(deps: Pick<Deps, 'config' | 'clock'>, tx: Executor, phone: string, keys: SmsBudgetKeys): Promise<void> {
+  const limits = deps.config.rateLimit;
+  const now = deps.clock.now();
+  const budgets: Array<[string, number]> = [
+    [`sms:number:${phone}`, limits.smsSentPerNumber],
+    ...(keys.client ? [[`sms:client:${keys.client}`, limits.smsSentPerClient] as [string, number]] : []),
+    ...(keys.userId ? [[`sms:user:${keys.userId}`, limits.smsSentPerUser] as [string, number]] : []),
+    ...(keys.proven ? [] : [['sms:service:unconfirmed', Math.floor(limits.smsSent / 2)] as [string, number]]),
+    ['sms:service', limits.smsSent],
+  ];
+  for (const [key, perHour] of budgets) {
+    const taken = perHour > 0 ? await takeBucketTokens(tx, { key, ratePerSecond: perHour / 3600, burst: perHour, now }, 1) : undefined;
+    if (!taken?.granted) throw new ApiError(429, ErrorCode.over_sms_send_rate_limit, 'SMS rate limit exceeded');
+  }
 }
 
 /**
- * Sends one SMS within the service-wide budget (taken in the caller's transaction, so a failed send gives it
- * back); a provider's refusal is 500 sms_send_failed with its message. Returns the provider's message id.
+ * Sends one SMS within its budgets (taken in the caller's transaction, so a failed send gives them back); a
+ * provider's refusal is 500 sms_send_failed with its message. Returns the provider's message id.
  */
 export async function deliverSms(
   deps: Pick<Deps, 'config' | 'clock' | 'sms' | 'telemetry'>,
   tx: Executor,
-  input: { phone: string; body: string; channel?: 'sms' | 'whatsapp' },
+  input: { phone: string; body: string; channel?: 'sms' | 'whatsapp'; budget: SmsBudgetKeys },
 ): Promise<string> {
-  const budget = deps.config.rateLimit.smsSent;
-  const now = deps.clock.now();
-  const taken = budget > 0 ? await takeBucketTokens(tx, { key: 'sms:service', ratePerSecond: budget / 3600, burst: budget, now }, 1) : undefined;
-  if (!taken?.granted) throw new ApiError(429, ErrorCode.over_sms_send_rate_limit, 'SMS rate limit exceeded');
+  await takeSmsBudgets(deps, tx, input.phone, input.budget);
   if (!deps.sms) throw new ApiError(500, ErrorCode.sms_send_failed, 'Error sending SMS: no SMS provider is configured (SMS_PROVIDER)');
   try {
     const sent = await deps.sms.send({ to: input.phone, body: input.body, channel: input.channel });

@@ -55,6 +55,9 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     RATE_LIMIT_EMAIL_SENT_PER_CLIENT: '100000',
     RATE_LIMIT_EMAIL_SENT_PER_ADDRESS: '100000',
     MFA_RATE_LIMIT_CHALLENGE_AND_VERIFY: '100000',
+    RATE_LIMIT_SMS_SENT_PER_NUMBER: '100000',
+    RATE_LIMIT_SMS_SENT_PER_CLIENT: '100000',
+    RATE_LIMIT_SMS_SENT_PER_USER: '100000',
     ...options.env,
   });
   let config;

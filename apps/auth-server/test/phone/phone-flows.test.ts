@@ -168,14 +168,45 @@ it('with phone sign-in off, the phone routes answer as GoTrue does (issue 26)', 
   }
 });
 
-it('the service-wide SMS budget (RATE_LIMIT_SMS_SENT) is shared and ends in 429', async () => {
-  const limited = await startTestServer({ env: { ...provider.env, RATE_LIMIT_SMS_SENT: '2' } });
+it('the service-wide SMS budget (RATE_LIMIT_SMS_SENT) is shared and ends in 429; half of it stays for confirmed numbers (issue 26)', async () => {
+  const limited = await startTestServer({ env: { ...provider.env, RATE_LIMIT_SMS_SENT: '4' } });
   try {
-    expect((await call(limited.url, 'POST', '/otp', { body: { phone: newPhone() } })).status).toBe(200);
+    // A confirmed number, made before anyone pumps.
+    const owner = newPhone();
+    expect((await call(limited.url, 'POST', '/otp', { body: { phone: owner } })).status).toBe(200);
+    const code = provider.lastCode(owner);
+    expect((await call(limited.url, 'POST', '/verify', { body: { type: 'sms', phone: owner, token: code } })).status).toBe(200);
+    // Made-up numbers get the unconfirmed half (2), the first of which the owner's sign-up used.
     expect((await call(limited.url, 'POST', '/otp', { body: { phone: newPhone() } })).status).toBe(200);
     const over = await call(limited.url, 'POST', '/otp', { body: { phone: newPhone() } });
     expect(over.status).toBe(429);
     expect(over.body).toMatchObject({ error_code: 'over_sms_send_rate_limit', msg: 'SMS rate limit exceeded' });
+    // The owner still gets a sign-in code, until the whole budget is spent.
+    limited.clock.advance(61);
+    expect((await call(limited.url, 'POST', '/otp', { body: { phone: owner } })).status).toBe(200);
+    limited.clock.advance(61);
+    expect((await call(limited.url, 'POST', '/otp', { body: { phone: owner } })).status).toBe(200);
+  } finally {
+    await limited.close();
+  }
+});
+
+it('SMS budgets per client, per number and per user (issue 26): one client cannot send to numbers of its choosing', async () => {
+  const limited = await startTestServer({
+    env: { ...provider.env, RATE_LIMIT_SMS_SENT: '1000', RATE_LIMIT_SMS_SENT_PER_CLIENT: '3', RATE_LIMIT_SMS_SENT_PER_NUMBER: '2', RATE_LIMIT_HEADER: 'X-Real-Client' },
+  });
+  try {
+    const from = (client: string, phone: string) => call(limited.url, 'POST', '/otp', { body: { phone }, headers: { 'x-real-client': client } });
+    for (let i = 0; i < 3; i++) expect((await from('10.5.5.5', newPhone())).status).toBe(200);
+    expect((await from('10.5.5.5', newPhone())).status).toBe(429);
+    expect((await from('10.5.5.6', newPhone())).status).toBe(200); // another client
+    const victim = newPhone();
+    expect((await from('10.6.0.1', victim)).status).toBe(200);
+    limited.clock.advance(61);
+    expect((await from('10.6.0.2', victim)).status).toBe(200);
+    limited.clock.advance(61);
+    const third = await from('10.6.0.3', victim); // a third code to one number within the hour, from anywhere
+    expect([third.status, third.body.error_code]).toEqual([429, 'over_sms_send_rate_limit']);
   } finally {
     await limited.close();
   }

@@ -122,7 +122,10 @@ export interface RateLimitConfig {
   emailSentPeriod: number;             // seconds, default 3600; set with RATE_LIMIT_EMAIL_SENT="N/duration"
   emailSentPerAddress: number;         // RATE_LIMIT_EMAIL_SENT_PER_ADDRESS per emailSentPeriod, default 5
   emailSentPerClient: number;          // RATE_LIMIT_EMAIL_SENT_PER_CLIENT per emailSentPeriod, default 10
-  smsSent: number;                     // RATE_LIMIT_SMS_SENT per hour, default 30
+  smsSent: number;                     // RATE_LIMIT_SMS_SENT per hour, default 30; half of it is kept for confirmed numbers
+  smsSentPerNumber: number;            // RATE_LIMIT_SMS_SENT_PER_NUMBER per hour, default 5
+  smsSentPerClient: number;            // RATE_LIMIT_SMS_SENT_PER_CLIENT per hour, default 10
+  smsSentPerUser: number;              // RATE_LIMIT_SMS_SENT_PER_USER per hour, default 10
   tokenRefresh: number;                // RATE_LIMIT_TOKEN_REFRESH per 5 min, default 150
   verify: number;                      // RATE_LIMIT_VERIFY per 5 min, default 30
   otp: number;                         // RATE_LIMIT_OTP per 5 min, default 30
