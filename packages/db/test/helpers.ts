@@ -11,6 +11,7 @@ export const AUTH_MIGRATIONS = [
   '202611250100_oauth_flow',
   '202611250200_mfa',
   '202611260100_mfa_attempts',
+  '202611260200_flow_browser_binding',
 ];
 
 export const AUTH_TABLES = [

@@ -102,6 +102,7 @@ export interface OAuthFlowRow {
   code_challenge_method: CodeChallengeMethod | null;
   linking_target_id: string | null;
   provider_code_verifier: string | null;
+  browser_binding: string | null;
   auth_code: string | null;
   created_at: Date | string;
 }
@@ -116,6 +117,7 @@ export async function insertOAuthFlowState(
     linkingTargetId: string | null;
     providerCodeVerifier: string | null;
     emailOptional: boolean;
+    browserBinding: string | null;
     at: Date;
   },
 ): Promise<void> {
@@ -130,6 +132,7 @@ export async function insertOAuthFlowState(
       code_challenge_method: row.pkce?.codeChallengeMethod ?? null,
       linking_target_id: row.linkingTargetId,
       provider_code_verifier: row.providerCodeVerifier,
+      browser_binding: row.browserBinding,
       email_optional: row.emailOptional,
       created_at: row.at,
       updated_at: row.at,
@@ -141,7 +144,7 @@ export async function insertOAuthFlowState(
 export async function findOAuthFlowStateForUpdate(db: Executor, id: string): Promise<OAuthFlowRow | undefined> {
   return (await db
     .selectFrom('auth.flow_state')
-    .select(['id', 'provider_type', 'referrer', 'code_challenge', 'code_challenge_method', 'linking_target_id', 'provider_code_verifier', 'auth_code', 'created_at'])
+    .select(['id', 'provider_type', 'referrer', 'code_challenge', 'code_challenge_method', 'linking_target_id', 'provider_code_verifier', 'browser_binding', 'auth_code', 'created_at'])
     .where('id', '=', id)
     .where('authentication_method', '=', 'oauth')
     .forUpdate()

@@ -1,6 +1,6 @@
 // External sign-in routes (reference §7): GET /authorize, GET and POST /callback (apple posts a form), and
 // manual linking, GET /user/identities/authorize and DELETE /user/identities/<id>.
-import type { Request, RequestHandler } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import { z } from 'zod';
 import type { Deps } from '../deps';
 import { ApiError, ErrorCode } from '../errors';
@@ -9,8 +9,8 @@ import { clientInfo } from '../http/client';
 import { validate } from '../http/validate';
 import type { ProviderClient } from '../oauth/provider-client';
 import { unlinkIdentity } from '../services/identities';
-import { completeAuthorization, startAuthorization } from '../services/oauth-flow';
-import { parsePkceParams } from '../services/pkce';
+import { completeAuthorization, flowCookieName, startAuthorization } from '../services/oauth-flow';
+import { FLOW_STATE_TTL_SECONDS, parsePkceParams } from '../services/pkce';
 import { requestRedirect } from './email-common';
 
 const AuthorizeQuery = z.object({
@@ -31,22 +31,45 @@ function queryStrings(req: Request): Record<string, string> {
   return out;
 }
 
-async function authorizationUrl(deps: Deps, providers: ProviderClient, req: Request, linkingTargetId?: string): Promise<string> {
+/**
+ * Starts a flow. When the browser itself asks (no skip_http_redirect), it gets the flow's cookie: HttpOnly, for the
+ * flow's 5 minutes, SameSite=None over https (apple answers with a cross-site form POST), Lax over plain http.
+ */
+async function authorizationUrl(deps: Deps, providers: ProviderClient, req: Request, res: Response, linkingTargetId?: string): Promise<string> {
   const query = validate(AuthorizeQuery, queryStrings(req));
   if (!query.provider) throw new ApiError(400, ErrorCode.validation_failed, 'Unsupported provider: missing provider');
-  return startAuthorization(deps, providers, {
+  const started = await startAuthorization(deps, providers, {
     provider: query.provider,
     scopes: query.scopes,
     redirectTo: requestRedirect(deps, req),
     pkce: parsePkceParams(query.code_challenge, query.code_challenge_method),
     query: queryStrings(req),
     linkingTargetId,
+    browserBound: query.skip_http_redirect !== 'true',
   });
+  if (started.binding) {
+    const secure = deps.config.api.externalUrl.startsWith('https:');
+    res.cookie(flowCookieName(started.state), started.binding, {
+      httpOnly: true, maxAge: FLOW_STATE_TTL_SECONDS * 1000, path: '/', secure, sameSite: secure ? 'none' : 'lax',
+    });
+  }
+  return started.url;
+}
+
+/** The flow cookies of a request (Express parses no cookies by itself). */
+function flowCookies(req: Request): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const part of (req.headers.cookie ?? '').split(';')) {
+    const at = part.indexOf('=');
+    const name = part.slice(0, at).trim();
+    if (at > 0 && name.startsWith('kz-oauth-')) out[name] = decodeURIComponent(part.slice(at + 1).trim());
+  }
+  return out;
 }
 
 export function authorize(deps: Deps, providers: ProviderClient): RequestHandler {
   return async (req, res) => {
-    res.redirect(302, await authorizationUrl(deps, providers, req));
+    res.redirect(302, await authorizationUrl(deps, providers, req, res));
   };
 }
 
@@ -55,7 +78,9 @@ export function callback(deps: Deps, providers: ProviderClient): RequestHandler 
     const form = req.body !== null && typeof req.body === 'object' ? (req.body as Record<string, unknown>) : {};
     const params = queryStrings(req);
     for (const [name, value] of Object.entries(form)) if (typeof value === 'string') params[name] = value;
-    res.redirect(302, await completeAuthorization(deps, providers, params, clientInfo(deps, req)));
+    const cookies = flowCookies(req);
+    for (const name of Object.keys(cookies)) if (name === flowCookieName(params.state ?? '')) res.clearCookie(name, { path: '/' });
+    res.redirect(302, await completeAuthorization(deps, providers, params, clientInfo(deps, req), cookies));
   };
 }
 
@@ -63,7 +88,7 @@ export function callback(deps: Deps, providers: ProviderClient): RequestHandler 
 export function linkIdentity(deps: Deps, providers: ProviderClient): RequestHandler {
   return async (req, res) => {
     if (!deps.config.security.manualLinkingEnabled) throw new ApiError(404, ErrorCode.manual_linking_disabled, 'Manual linking is disabled');
-    const url = await authorizationUrl(deps, providers, req, userOf(req).user.id);
+    const url = await authorizationUrl(deps, providers, req, res, userOf(req).user.id);
     if (req.query.skip_http_redirect === 'true') res.json({ url });
     else res.redirect(302, url);
   };

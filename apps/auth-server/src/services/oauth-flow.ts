@@ -52,10 +52,23 @@ export interface AuthorizeInput {
   /** The rest of the query string, forwarded to the provider (reserved names removed here). */
   query: Record<string, string>;
   linkingTargetId?: string;
+  /**
+   * The browser itself asks (GET /authorize): the flow is bound to it by a cookie. Not when a client fetches the URL
+   * to open it later (auth-js linkIdentity with skip_http_redirect), where no cookie can be set in the browser.
+   */
+  browserBound: boolean;
 }
 
-/** The provider's authorization URL, after storing the flow state that is its `state`. */
-export async function startAuthorization(deps: FlowDeps, providers: ProviderClient, input: AuthorizeInput): Promise<string> {
+/** The cookie that binds a flow to the browser that started it: one per flow, for the flow's lifetime. */
+export const flowCookieName = (state: string) => `kz-oauth-${state}`;
+
+const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
+
+/**
+ * The provider's authorization URL, after storing the flow state that is its `state`; with `browserBound`, also the
+ * value of the flow's cookie (flowCookieName) the browser must bring back to /callback.
+ */
+export async function startAuthorization(deps: FlowDeps, providers: ProviderClient, input: AuthorizeInput): Promise<{ url: string; state: string; binding?: string }> {
   const { def, config } = enabledProvider(deps, input.provider);
   let authorizeUrl: URL;
   try {
@@ -65,9 +78,10 @@ export async function startAuthorization(deps: FlowDeps, providers: ProviderClie
   }
   const id = randomUUID();
   const verifier = def.requiresPkce ? randomBytes(48).toString('base64url') : null;
+  const binding = input.browserBound ? randomBytes(32).toString('base64url') : undefined;
   await insertOAuthFlowState(deps.db, {
     id, provider: def.name, referrer: input.redirectTo, pkce: input.pkce, linkingTargetId: input.linkingTargetId ?? null,
-    providerCodeVerifier: verifier, emailOptional: def.emailOptional === true, at: deps.clock.now(),
+    providerCodeVerifier: verifier, emailOptional: def.emailOptional === true, browserBinding: binding ? sha256(binding) : null, at: deps.clock.now(),
   });
 
   const params = authorizeUrl.searchParams;
@@ -85,14 +99,21 @@ export async function startAuthorization(deps: FlowDeps, providers: ProviderClie
     params.set('code_challenge', createHash('sha256').update(verifier).digest('base64url'));
     params.set('code_challenge_method', 'S256');
   }
-  return authorizeUrl.toString();
+  return { url: authorizeUrl.toString(), state: id, binding };
 }
 
 /** Everything /callback received, from the query string or apple's form post. */
 export type CallbackParams = Record<string, string>;
 
 /** The location the browser goes to after /callback; every failure is a redirect with error parameters. */
-export async function completeAuthorization(deps: FlowDeps, providers: ProviderClient, params: CallbackParams, client: ClientInfo): Promise<string> {
+export async function completeAuthorization(
+  deps: FlowDeps,
+  providers: ProviderClient,
+  params: CallbackParams,
+  client: ClientInfo,
+  /** The flow cookies the browser sent, by name. */
+  cookies: Record<string, string> = {},
+): Promise<string> {
   const policy = redirectPolicyFor(deps.config);
   let target = deps.config.siteUrl;
   let pkce = false;
@@ -106,6 +127,11 @@ export async function completeAuthorization(deps: FlowDeps, providers: ProviderC
       const row = await findOAuthFlowStateForUpdate(tx, state);
       if (!row || row.auth_code !== null || new Date(row.created_at).getTime() + FLOW_STATE_TTL_SECONDS * 1000 < now.getTime()) {
         throw new ApiError(400, ErrorCode.bad_oauth_state, 'OAuth callback with invalid state');
+      }
+      // Login CSRF: a callback carrying someone else's state and code, opened in this browser, must not sign it in.
+      const cookie = cookies[flowCookieName(row.id)];
+      if (row.browser_binding !== null && (!cookie || sha256(cookie) !== row.browser_binding)) {
+        throw new ApiError(400, ErrorCode.bad_oauth_state, 'OAuth callback in another browser than the one that started the sign-in');
       }
       const code = row.code_challenge ? randomUUID() : null;
       await consumeOAuthFlowState(tx, row.id, code, now);

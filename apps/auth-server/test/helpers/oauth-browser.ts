@@ -13,6 +13,8 @@ export interface BrowserResult {
   fragment: Record<string, string>;
   /** The query's parameters (PKCE code, errors). */
   query: Record<string, string>;
+  /** The Cookie header the browser sent to /callback (the flow's binding cookie). */
+  cookies: string;
 }
 
 async function redirectOf(url: string, init: RequestInit = {}): Promise<string> {
@@ -34,6 +36,7 @@ export function parseLocation(location: string): { fragment: Record<string, stri
 /** GET <server>/authorize?<params> through the provider back to /callback. */
 export async function signInThroughProvider(serverUrl: string, params: Record<string, string>, init: { token?: string } = {}): Promise<BrowserResult> {
   let authorizeUrl: URL;
+  let cookies = '';
   if (init.token) {
     // Manual linking: auth-js asks for the URL with skip_http_redirect=true, then opens it.
     const res = await fetch(`${serverUrl}/user/identities/authorize?${new URLSearchParams({ ...params, skip_http_redirect: 'true' })}`, {
@@ -43,9 +46,19 @@ export async function signInThroughProvider(serverUrl: string, params: Record<st
     if (res.status !== 200 || !body.url) throw new Error(`linking authorize: ${res.status} ${JSON.stringify(body)}`);
     authorizeUrl = new URL(body.url);
   } else {
-    authorizeUrl = new URL(await redirectOf(`${serverUrl}/authorize?${new URLSearchParams(params)}`));
+    // The browser keeps the cookie /authorize sets (the flow is bound to it) and brings it back to /callback.
+    const res = await fetch(`${serverUrl}/authorize?${new URLSearchParams(params)}`, { redirect: 'manual' });
+    const location = res.headers.get('location');
+    if (res.status !== 302 || !location) throw new Error(`expected a redirect from /authorize, got ${res.status}: ${await res.text()}`);
+    authorizeUrl = new URL(location);
+    cookies = cookieOf(res);
   }
   const providerRedirect = new URL(await redirectOf(authorizeUrl.toString()));
-  const location = await deliverToCallback(serverUrl, providerRedirect);
-  return { authorizeUrl, providerRedirect, location, ...parseLocation(location) };
+  const location = await deliverToCallback(serverUrl, providerRedirect, cookies ? { headers: { cookie: cookies } } : {});
+  return { authorizeUrl, providerRedirect, location, cookies, ...parseLocation(location) };
+}
+
+/** The flow cookie a response set, as a Cookie header value (what the browser sends back). */
+export function cookieOf(res: Response): string {
+  return res.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
 }

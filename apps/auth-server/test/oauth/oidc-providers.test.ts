@@ -5,7 +5,7 @@ import { createHash, generateKeyPairSync } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { startEmailTestServer, type EmailTestServer } from '../helpers/email-server';
 import { call } from '../helpers/http';
-import { deliverToCallback, parseLocation, signInThroughProvider } from '../helpers/oauth-browser';
+import { cookieOf, deliverToCallback, parseLocation, signInThroughProvider } from '../helpers/oauth-browser';
 import { startOidcProvider, type OidcProvider } from '../helpers/oidc-provider';
 import { claimsOf, uniqueEmail } from '../helpers/users';
 
@@ -69,7 +69,9 @@ it('apple: asks for form_post and takes the posted form with the name Apple send
     state: providerRedirect.searchParams.get('state')!,
     user: JSON.stringify({ name: { firstName: 'Grace', lastName: 'Hopper' }, email: claims.email }),
   });
-  const location = await deliverToCallback(server.url, providerRedirect, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form.toString() });
+  const location = await deliverToCallback(server.url, providerRedirect, {
+    method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: cookieOf(started) }, body: form.toString(),
+  });
   const me = await user(parseLocation(location).fragment.access_token!);
   expect(me.body).toMatchObject({ email: claims.email, user_metadata: { full_name: 'Grace Hopper' } });
 });

@@ -4,7 +4,7 @@
 import { AuthClient } from '@supabase/auth-js';
 import { startEmailTestServer, follow, linkOf, type EmailTestServer } from '../helpers/email-server';
 import { call } from '../helpers/http';
-import { deliverToCallback, parseLocation, signInThroughProvider } from '../helpers/oauth-browser';
+import { cookieOf, deliverToCallback, parseLocation, signInThroughProvider } from '../helpers/oauth-browser';
 import { providerEnv, startRestProvider, type RestProvider, type RestProviderName } from '../helpers/rest-provider';
 import { claimsOf, uniqueEmail } from '../helpers/users';
 
@@ -177,8 +177,25 @@ describe('account decisions (github)', () => {
     expect(state).toBeTruthy();
     const noCode = await fetch(`${server.url}/authorize?provider=github`, { redirect: 'manual' });
     const noCodeState = new URL(noCode.headers.get('location')!).searchParams.get('state')!;
-    const missingCode = parseLocation(await deliverToCallback(server.url, new URL(`http://localhost:9999/callback?state=${noCodeState}`)));
+    const missingCode = parseLocation(await deliverToCallback(server.url, new URL(`http://localhost:9999/callback?state=${noCodeState}`), { headers: { cookie: cookieOf(noCode) } }));
     expect(missingCode.fragment).toMatchObject({ error_code: 'bad_oauth_callback', error_description: 'OAuth callback with missing authorization code' });
+  });
+
+  it('login CSRF (issue 26): a callback opened in another browser than the one that started the flow signs nobody in', async () => {
+    github().user = { ...github().user, id: '4101', email: uniqueEmail('csrf'), verified: true };
+    // The attacker starts a sign-in with their own provider account and hands the callback URL to the victim.
+    const attacker = await fetch(`${server.url}/authorize?provider=github`, { redirect: 'manual' });
+    const providerRedirect = new URL((await fetch(attacker.headers.get('location')!, { redirect: 'manual' })).headers.get('location')!);
+    const victimsBrowser = parseLocation(await deliverToCallback(server.url, providerRedirect));
+    expect(victimsBrowser.fragment).toMatchObject({ error_code: 'bad_oauth_state', error_description: 'OAuth callback in another browser than the one that started the sign-in' });
+    expect(victimsBrowser.fragment.access_token).toBeUndefined();
+    // Another flow's cookie is no better.
+    const other = await fetch(`${server.url}/authorize?provider=github`, { redirect: 'manual' });
+    const wrongCookie = cookieOf(other).replace(/^kz-oauth-[^=]+/, `kz-oauth-${providerRedirect.searchParams.get('state')}`);
+    const forged = parseLocation(await deliverToCallback(server.url, providerRedirect, { headers: { cookie: wrongCookie } }));
+    expect(forged.fragment).toMatchObject({ error_code: 'bad_oauth_state' });
+    // The cookie is HttpOnly, lasts the flow's 5 minutes, and is Lax over plain http.
+    expect(attacker.headers.getSetCookie()[0]).toMatch(/^kz-oauth-[0-9a-f-]{36}=[\w-]+; Max-Age=300; Path=\/; Expires=.*; HttpOnly; SameSite=Lax$/);
   });
 
   it('answers an unknown or disabled provider with 400 validation_failed', async () => {
@@ -212,7 +229,7 @@ describe('account decisions (github)', () => {
     const authorize = await fetch(data.url!, { redirect: 'manual' });
     expect(authorize.status).toBe(302);
     const providerRedirect = new URL((await fetch(authorize.headers.get('location')!, { redirect: 'manual' })).headers.get('location')!);
-    const location = await deliverToCallback(server.url, providerRedirect);
+    const location = await deliverToCallback(server.url, providerRedirect, { headers: { cookie: cookieOf(authorize) } });
     expect(location.startsWith(`${SITE}/done?code=`)).toBe(true);
     const code = new URL(location).searchParams.get('code')!;
 

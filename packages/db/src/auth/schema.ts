@@ -124,6 +124,7 @@ export interface FlowStateTable {
   linking_target_id: string | null;
   email_optional: Generated<boolean>;
   provider_code_verifier: string | null;
+  browser_binding: string | null; // SHA-256 of the flow's browser cookie (migration 202611260200); null: not bound
   created_at: CreatedAt;
   updated_at: CreatedAt;
 }
