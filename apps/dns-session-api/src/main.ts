@@ -128,7 +128,7 @@ async function importFromNicTool(args: string[]): Promise<void> {
     await migrateDns(db);
     const source = await openNicTool(input.from);
     try {
-      console.log(formatSummary(await importNicTool({ db, clock: systemClock }, source, { dryRun: input.dryRun })));
+      console.log(formatSummary(await importNicTool({ db, clock: systemClock }, source, { dryRun: input.dryRun, publish: config.publish })));
     } finally {
       await source.close();
     }

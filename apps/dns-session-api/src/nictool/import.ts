@@ -4,7 +4,9 @@
 // is recorded in dns.nictool_imports, so a second run finds it and changes nothing. Whatever is not imported
 // (a name taken, a record Keyzone's rules refuse, a type Keyzone lacks) is listed in the summary with why.
 // NicTool's deleted objects come along as deleted (restorable) objects.
+import type { DnsConfig } from '@keyzone/config';
 import type { Deps } from '../deps';
+import { enqueuePublish } from '../publishing/queue';
 import {
   checkZone,
   derivedRecords,
@@ -47,7 +49,12 @@ export function nicToolPasswordScheme(user: Pick<NtUser, 'password' | 'salt'>): 
   return 'plaintext';
 }
 
-export async function importNicTool(deps: Pick<Deps, 'db' | 'clock'>, source: NicToolSource, options: { dryRun: boolean }): Promise<ImportSummary> {
+export async function importNicTool(
+  deps: Pick<Deps, 'db' | 'clock'>,
+  source: NicToolSource,
+  /** `publish`: publish.yml when publishing is on: each imported live zone is queued for its nameservers. */
+  options: { dryRun: boolean; publish?: DnsConfig['publish'] },
+): Promise<ImportSummary> {
   const summary: ImportSummary = {
     dryRun: options.dryRun,
     imported: { group: 0, user: 0, nameserver: 0, zone: 0, record: 0 },
@@ -55,7 +62,7 @@ export async function importNicTool(deps: Pick<Deps, 'db' | 'clock'>, source: Ni
     notes: [],
   };
   const run = async (db: Db) => {
-    const importer = new Importer(db, deps.clock.now(), summary);
+    const importer = new Importer(db, deps.clock.now(), summary, options.publish?.enabled ? options.publish : undefined);
     await importer.groups(await source.groups());
     await importer.users(await source.users());
     await importer.nameservers(await source.nameservers());
@@ -88,6 +95,7 @@ class Importer {
     private readonly db: Db,
     private readonly now: Date,
     private readonly summary: ImportSummary,
+    private readonly publish: DnsConfig['publish'] | undefined,
   ) {}
 
   private note(kind: Kind | 'record', nictoolId: number, name: string, reason: string): void {
@@ -337,6 +345,8 @@ class Importer {
           .execute();
       }
       await this.remember(db, 'zone', zone.id, row.id);
+      // With publishing on, the zone goes out to its nameservers like any change (in the same transaction).
+      if (this.publish && !zone.deleted) await enqueuePublish(db, this.publish, row.id, this.now);
       this.summary.imported.record += records.length;
     });
   }

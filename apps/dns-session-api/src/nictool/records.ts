@@ -55,6 +55,9 @@ export function mapNicToolRecord(zone: string, r: NtRecord): MappedRecord {
     case 'LOC':
       rdata = { location: r.address };
       break;
+    case 'OPENPGPKEY':
+      rdata = { public_key: r.address };
+      break;
     case 'MX':
       rdata = { preference: int(r.weight), exchange: name(r.address) };
       break;

@@ -5,6 +5,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { createTestDatabase, type TestDatabase } from '@keyzone/db/testing';
+import type { DnsConfig } from '@keyzone/config';
 import { formatSummary, importNicTool, type ImportSummary } from '../../src/nictool/import';
 import { openNicTool } from '../../src/nictool/source';
 import { startTestServer, type TestServer } from '../helpers/server';
@@ -63,10 +64,10 @@ afterAll(async () => {
   await nictool?.destroy();
 });
 
-async function run(dryRun: boolean, db = t.deps.db): Promise<ImportSummary> {
+async function run(dryRun: boolean, db = t.deps.db, publish?: DnsConfig['publish']): Promise<ImportSummary> {
   const source = await openNicTool(nictool.url);
   try {
-    return await importNicTool({ db, clock: t.clock }, source, { dryRun });
+    return await importNicTool({ db, clock: t.clock }, source, { dryRun, publish });
   } finally {
     await source.close();
   }
@@ -158,6 +159,25 @@ describe('import-nictool', () => {
     expect(second.imported).toEqual({ group: 0, user: 0, nameserver: 0, zone: 0, record: 0 });
     expect(second.unchanged).toEqual({ group: 5, user: 4, nameserver: 3, zone: 2 });
     expect(await count()).toBe(before);
+  });
+});
+
+describe('import-nictool with publishing on (issue 27)', () => {
+  it('queues every imported live zone for its publishable nameservers, in the zone\'s transaction', async () => {
+    const fresh = await createTestDatabase({ kind: 'postgres', migrate: 'dns' });
+    try {
+      await run(false, fresh.db, {
+        enabled: true, pollSeconds: 5, timeoutSeconds: 5, maxRetrySeconds: 60, powerdns: {},
+        zoneFiles: { directory: '/nonexistent', includeFile: 'zones.conf', reloadCommand: [] },
+      });
+      const jobs = await sql<{ zone: string; nameserver: string }>`
+        select z.name as zone, n.name as nameserver from dns.publish_jobs j
+        join dns.zones z on z.id = j.zone_id join dns.nameservers n on n.id = j.nameserver_id order by 1, 2`.execute(fresh.db);
+      // example.com is served by ns1 (djbdns: Keyzone publishes no tinydns) and ns2 (bind: zone files)
+      expect(jobs.rows).toEqual([{ zone: 'example.com.', nameserver: 'ns2.example.net.' }]);
+    } finally {
+      await fresh.destroy();
+    }
   });
 });
 
