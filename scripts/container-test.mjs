@@ -85,14 +85,38 @@ async function main() {
   await deployment(PART_FILES, { build: true, restart: true });
   log('the root docker-compose.yml (the same images)');
   await deployment([], { build: false, restart: false });
+  log('two instances of each service behind nginx (docker-compose.yml + compose.scale.yml)');
+  await deployment(['docker-compose.yml', 'compose.scale.yml'], { build: false, restart: false, scaled: true });
   log('passed');
 }
 
+/** Two consecutive free ports (a host-port range for two instances of one service). */
+async function freePortPair() {
+  for (;;) {
+    const port = await freePort();
+    const next = await new Promise((resolve) => {
+      const probe = createServer().once('error', () => resolve(false)).listen(port + 1, '127.0.0.1', () => probe.close(() => resolve(true)));
+    });
+    if (next && port < 65535) return port;
+  }
+}
+
 /** One deployment: `files` as -f arguments, or none for the root docker-compose.yml. */
-async function deployment(FILES, { build, restart }) {
+async function deployment(FILES, { build, restart, scaled = false }) {
   const [composeBin, composePrefix] = composeCommand();
   const envDir = mkdtempSync(join(tmpdir(), 'kz-container-test-'));
-  const ports = { auth: await freePort(), dns: await freePort(), mail: await freePort() };
+  const ports = scaled
+    ? { auth: await freePort(), dns: await freePort(), mail: await freePort(), authRange: await freePortPair(), dnsRange: await freePortPair() }
+    : { auth: await freePort(), dns: await freePort(), mail: await freePort() };
+  // Scaled, `auth` and `dns` are the proxy's ports; the instances get a host port each from their range. The test
+  // stands in for a CDN in front of nginx: it arrives from the network's gateway, trusted too, so the
+  // X-Forwarded-For it sends names the client.
+  const scaleSettings = scaled
+    ? [
+      `PROXY_AUTH_PORT=${ports.auth}`, `PROXY_DNS_PORT=${ports.dns}`,
+      'AUTH_TRUSTED_PROXIES=172.30.87.10,172.30.87.1', 'DNS_TRUSTED_PROXIES=172.30.87.10,172.30.87.1',
+    ]
+    : [];
   const secret = () => randomBytes(24).toString('hex');
   const envFile = join(envDir, 'env');
   writeFileSync(
@@ -106,9 +130,10 @@ async function deployment(FILES, { build, restart }) {
       'AUTH_SMTP_PORT=1025',
       'AUTH_SMTP_ADMIN_EMAIL=auth@example.com',
       `SESSION_SECRET=${secret()}`,
-      `AUTH_HOST_PORT=${ports.auth}`,
-      `DNS_HOST_PORT=${ports.dns}`,
+      `AUTH_HOST_PORT=${scaled ? `${ports.authRange}-${ports.authRange + 1}` : ports.auth}`,
+      `DNS_HOST_PORT=${scaled ? `${ports.dnsRange}-${ports.dnsRange + 1}` : ports.dns}`,
       `MAILPIT_HOST_PORT=${ports.mail}`,
+      ...scaleSettings,
       '',
     ].join('\n'),
     { mode: 0o600 },
@@ -122,8 +147,9 @@ async function deployment(FILES, { build, restart }) {
   const containerOf = (service) => compose(['ps', '-q', service]).stdout.trim();
   const inspect = (format, id) => run(DOCKER, ['inspect', '-f', format, id]).stdout.trim();
 
-  const waitHealthy = async () => {
-    for (const service of ['postgres', 'auth-server', 'dns-session-api']) {
+  const services = ['postgres', 'auth-server', 'dns-session-api', ...(scaled ? ['auth-server-b', 'dns-session-api-b'] : [])];
+  const waitHealthy = async (which = services) => {
+    for (const service of which) {
       await waitFor(`${service} to be healthy`, 180_000, async () => {
         const id = containerOf(service);
         const status = id && inspect('{{.State.Health.Status}}', id);
@@ -192,6 +218,7 @@ async function deployment(FILES, { build, restart }) {
       '--password', password, '--email', 'alice@example.com', '--first-name', 'Alice', '--last-name', 'Doe', '--admin']);
     await dnsLogin();
     log('DNS API: first user created and logged in');
+    if (scaled) await throughTheProxy({ auth, compose, waitHealthy, post, email, password });
     if (!restart) return;
 
     const ids = Object.fromEntries(['postgres', 'mailpit', 'auth-server', 'dns-session-api'].map((s) => [s, containerOf(s)]));
@@ -220,6 +247,66 @@ async function deployment(FILES, { build, restart }) {
     compose(['down', '-v', '--remove-orphans'], { allowFailure: true });
     rmSync(envDir, { recursive: true, force: true });
   }
+}
+
+/**
+ * Behind the proxy: a user keeps refreshing (one request after the other) while each auth-server instance in turn
+ * is stopped with SIGTERM and started again, and no request fails; a request limit counts one client across both
+ * instances, and another client has its own bucket.
+ */
+async function throughTheProxy({ auth, compose, waitHealthy, post, email, password }) {
+  const signIn = await post(`${auth}/token?grant_type=password`, { email, password }, { 'x-forwarded-for': '198.51.100.200' });
+  let refreshToken = (await json(signIn)).refresh_token;
+  check(refreshToken, 'sign-in through the proxy gave no refresh token');
+  let done = false;
+  let refreshed = 0;
+  const failures = [];
+  const refreshing = (async () => {
+    for (let i = 0; !done; i += 1) {
+      // Each refresh as its own client address, so the loop stays far from the /token limit.
+      const response = await post(`${auth}/token?grant_type=refresh_token`, { refresh_token: refreshToken }, { 'x-forwarded-for': `198.51.${100 + (i >> 8) % 50}.${i % 256}` })
+        .catch((error) => ({ status: 0, text: async () => error.message }));
+      if (response.status === 200) {
+        refreshToken = (await response.json()).refresh_token;
+        refreshed += 1;
+      } else {
+        failures.push(`${response.status} ${await response.text()}`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  })();
+  try {
+    for (const instance of ['auth-server', 'auth-server-b']) {
+      compose(['stop', instance]);
+      log(`${instance} stopped (SIGTERM); ${refreshed} refreshes so far`);
+      await new Promise((resolve) => setTimeout(resolve, 2000)); // requests keep coming while it is down
+      compose(['start', instance]);
+      await waitHealthy([instance]);
+    }
+  } finally {
+    done = true;
+    await refreshing;
+  }
+  check(failures.length === 0, `refreshes failed during the rolling restart: ${failures.slice(0, 5).join('; ')}`);
+  check(refreshed >= 20, `only ${refreshed} refreshes ran during the rolling restart`);
+  log(`rolling restart of both auth-server instances: ${refreshed} refreshes, none failed`);
+
+  // /token: burst 30 per client plus 0.5/s, whichever instance nginx picks (it alternates). Requests go one after
+  // the other until the first 429; the refill while they run is allowed for.
+  const attempt = (client) => post(`${auth}/token?grant_type=password`, { email, password: 'wrong-password' }, { 'x-forwarded-for': client });
+  const started = Date.now();
+  let admitted = 0;
+  for (;;) {
+    const status = (await attempt('203.0.113.7')).status;
+    if (status === 429) break;
+    check(status === 400 && admitted < 100, `attempt ${admitted + 1} of one client: ${status}`);
+    admitted += 1;
+  }
+  const refill = Math.ceil(((Date.now() - started) / 1000) * 0.5);
+  check(admitted >= 30 && admitted <= 30 + refill + 1, `one client across both instances got ${admitted} attempts (burst 30, refill ${refill})`);
+  const other = (await attempt('203.0.113.8')).status;
+  check(other === 400, `another client behind the same proxy: ${other}`);
+  log('one client gets one /token bucket across both instances; another client has its own');
 }
 
 main().catch((error) => {
