@@ -17,6 +17,10 @@ export const COMING_FROM_NICTOOL = [
   'permissions follow the group tree and are enforced; a login name `user@group` means one user (group names are unique)',
   'TXT data is read back as text plus `strings` (each character-string exactly); send `"quoted" "strings"` to set them exactly',
   'a zone\'s `serial` never goes backwards: a smaller one is a 400',
+  'lists are pages: 100 items unless `limit` says otherwise (at most 1000; NicTool returns up to 1000), and `meta.pagination` (`total`, `filtered`, `limit`, `offset`) tells a client that more exist',
+  'unknown fields in a body or a query string are a 400 (NicTool ignores them)',
+  'a top-level group (`parent_gid: 0`) is made only by an administrator of a top-level group, and objects go only into a live group',
+  'a record sent without `ttl` takes the TTL of its RRset, or else the zone\'s',
 ];
 
 export function buildOpenApi(routes: AnyRoute[], families: RouteFamily[], options: { cookieName: string; bearer?: boolean }): Record<string, unknown> {
