@@ -7,6 +7,7 @@ import type { Deps } from '../deps';
 import { derivedRecords, exportZone, importZone, rdataKey, SOA_DEFAULTS } from '../dns';
 import { notFound } from '../errors';
 import { insertRecordCreateEntries } from '../queries/audit';
+import { assertRecordQuota, assertZoneQuota } from './quotas';
 import { findLiveNameserversByName } from '../queries/nameservers';
 import { findLiveZoneRecords, insertZoneRecords } from '../queries/zone-records';
 import { findZoneById, findZoneNameservers, insertZone, replaceZoneNameservers } from '../queries/zones';
@@ -51,6 +52,7 @@ export async function importZoneFile(deps: Deps, caller: Caller, input: ImportIn
   const groupId = input.gid ?? caller.groupId;
   return deps.db.transaction().execute(async (trx) => {
     await assertGroupUsableForNewObject(trx, caller, groupId);
+    await assertZoneQuota(trx, deps.config.quotas, groupId);
     // Apex NS → assignments of nameservers the caller may use, in file order.
     const apexNs = parsed.records.filter((r) => r.type === 'NS' && r.owner === parsed.zone);
     const known = await findLiveNameserversByName(trx, apexNs.map((r) => String(r.rdata.dname)), { share: true });
@@ -77,6 +79,7 @@ export async function importZoneFile(deps: Deps, caller: Caller, input: ImportIn
     }, now).catch((err: unknown) => {
       throw isUniqueViolation(err) ? duplicateZone() : err;
     });
+    await assertRecordQuota(trx, deps.config.quotas, zone.id, records.length);
     await replaceZoneNameservers(trx, zone.id, assigned.map((n) => n.id));
     await insertZoneRecords(trx, records.map(({ owner, type, ttl, rdata }) => ({ zone_id: zone.id, owner, type, ttl, rdata, description: '' })), now);
     const wire = serializeZone(zone, assigned);

@@ -15,6 +15,7 @@ import type { Caller } from './caller';
 import { assertGroupAccess } from './dns-access';
 import { invalidInput } from './dns-errors';
 import { checkRecordChange, rrsetTtl, toZoneRecord } from './zone-rules';
+import { assertRecordQuota } from './quotas';
 import { bumpSerial, lockZoneForChange } from './zones';
 
 export interface RecordInput {
@@ -75,6 +76,7 @@ export async function createZoneRecord(
 ): Promise<ZoneRecordRow> {
   return deps.db.transaction().execute(async (trx) => {
     const zone = await lockZoneForChange(trx, caller, input.zid);
+    await assertRecordQuota(trx, deps.config.quotas, zone.id, 1);
     const nameservers = (await findZoneNameservers(trx, [zone.id])).get(zone.id) ?? [];
     const record = await buildRecord(trx, zone, { owner: input.owner, type: input.type, ttl: input.ttl, rdata: input.rdata });
     await checkRecordChange(trx, zone, nameservers, { add: record });

@@ -14,6 +14,7 @@ import { serializeZone, type Zone } from '../serialize-zones';
 import type { Caller } from './caller';
 import { assertGroupAccess, assertGroupUsableForNewObject, assertNameserverUsable, listScope } from './dns-access';
 import { invalidInput } from './dns-errors';
+import { assertZoneQuota } from './quotas';
 import { checkNameserverChange } from './zone-rules';
 
 export interface ZoneInput {
@@ -119,6 +120,7 @@ export async function createZone(deps: Deps, caller: Caller, input: ZoneInput & 
   const groupId = input.gid ?? caller.groupId;
   return deps.db.transaction().execute(async (trx) => {
     await assertGroupUsableForNewObject(trx, caller, groupId);
+    await assertZoneQuota(trx, deps.config.quotas, groupId);
     const nameservers = await resolveNameservers(trx, caller, input.nameservers ?? []);
     const now = deps.clock.now();
     const name = fields.name as string;

@@ -55,6 +55,8 @@ export interface StartOptions {
   security?: Partial<DnsConfig['security']>;
   /** publish.yml settings for this server (zone publishing). */
   publish?: Partial<DnsConfig['publish']>;
+  /** quotas.yml settings for this server. */
+  quotas?: Partial<DnsConfig['quotas']>;
   /** Lets a test change the deps (telemetry, a traced connection) before the app is built. */
   configure?: (deps: Deps) => Deps;
 }
@@ -71,6 +73,7 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
     ...loaded,
     auth: { ...loaded.auth, ...options.auth },
     publish: { ...loaded.publish, ...options.publish },
+    quotas: { ...loaded.quotas, ...options.quotas },
   };
   const clock = new TestClock();
   const log = createLogger({ name: 'dns-session-api-test', level: process.env.DEBUG_TEST_LOGS ? 'debug' : 'silent' });

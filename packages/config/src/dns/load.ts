@@ -127,6 +127,7 @@ export function loadDnsConfig(options: LoadDnsConfigOptions = {}): DnsConfig {
     },
     database: { url: databaseUrl ?? yml.database.url, preparedStatements: preparedEnv ?? yml.database.prepared_statements },
     log: { level: yml.log.level, file: yml.log.file },
+    quotas: { zonesPerGroup: yml.quotas.zones_per_group, recordsPerZone: yml.quotas.records_per_zone },
     security: {
       bcryptCost: yml.security.bcrypt_cost,
       loginAttemptsPerClient: yml.security.login_attempts_per_client,

@@ -58,6 +58,10 @@ export interface DnsConfig {
     resourceAttributes: Record<string, string>; // resource_attributes, merged under env OTEL_RESOURCE_ATTRIBUTES
     debug: boolean;                    // debug (env DEBUG), default false
   };
+  quotas: {
+    zonesPerGroup: number;             // quotas.yml zones_per_group: live zones in one group, default 10,000; 0 = no limit
+    recordsPerZone: number;            // quotas.yml records_per_zone: live records in one zone, default 100,000; 0 = no limit
+  };
   auth: {
     enabled: boolean;                  // auth.yml enabled: accept the auth server's access tokens, default false
     url: string | undefined;           // auth.yml url: the auth server's base URL (required when enabled)

@@ -84,6 +84,12 @@ export const dnsYamlSchema = z.strictObject({
       reload_command: z.array(z.string().min(1)).default([]),
     }).optional(),
   }).prefault({}),
+  // Per-group limits (issue 27): any user may create zones and records; these keep one group from filling the
+  // database. 0 = no limit.
+  quotas: z.strictObject({
+    zones_per_group: z.number().int().min(0).default(10_000),
+    records_per_zone: z.number().int().min(0).default(100_000),
+  }).prefault({}),
   // The auth server's users on this API (issue 20): off unless enabled.
   auth: z.strictObject({
     enabled: z.boolean().default(false),

@@ -1,0 +1,41 @@
+// Per-group quotas (issue 27): zones per group and records per zone, from quotas.yml; over a limit is a 403
+// naming it, through the API, the zone import, and for the group's next zone.
+import type { CookieClient } from '../helpers/client';
+import { startTestServer, type TestServer } from '../helpers/server';
+import { addRecord, expectStatus } from './dns-client';
+
+let server: TestServer;
+let alice: CookieClient;
+
+beforeAll(async () => {
+  server = await startTestServer({ quotas: { zonesPerGroup: 2, recordsPerZone: 3 } });
+  await server.seedUser({ group: 'Quota', username: 'alice', isAdmin: true });
+  alice = await server.login('alice@Quota');
+});
+afterAll(async () => server?.close());
+
+const newZone = (name: string) => alice.post('/zone', { zone: name, mailaddr: `hostmaster.${name}` });
+
+test('records per zone: the 4th record is a 403 naming the limit; a deleted record frees its place', async () => {
+  const zone = expectStatus(await newZone('one.quota.example.'), 201).body.zone;
+  const ids = [];
+  for (let i = 0; i < 3; i++) ids.push((await addRecord(alice, zone.id, { owner: `h${i}`, type: 'A', address: `192.0.2.${i + 1}` })).id);
+  const over = await alice.post('/zone_record', { zid: zone.id, owner: 'h9', type: 'A', address: '192.0.2.9' });
+  expect(over.status).toBe(403);
+  expect(over.body.message).toBe('The zone would exceed its limit of 3 records (quotas.yml records_per_zone)');
+  expectStatus(await alice.delete(`/zone_record/${ids[0]}`), 200);
+  expectStatus(await alice.post('/zone_record', { zid: zone.id, owner: 'h9', type: 'A', address: '192.0.2.9' }), 201);
+});
+
+test('a zone file over the record limit is refused whole, and the zones per group count', async () => {
+  const file = ['$TTL 3600', '@ IN SOA ns1.example.net. hostmaster.example.net. 1 7200 3600 1209600 3600',
+    ...[1, 2, 3, 4].map((i) => `h${i} IN A 192.0.2.${i}`)].join('\n');
+  const big = await alice.request('POST', '/zone/import?zone=two.quota.example.', { raw: file, headers: { 'content-type': 'text/dns' } });
+  expect(big.status).toBe(403);
+  expect(big.body.message).toContain('records_per_zone');
+  expect(await server.deps.db.selectFrom('dns.zones').select('id').where('name', '=', 'two.quota.example.').execute()).toEqual([]);
+  expectStatus(await newZone('two.quota.example.'), 201);
+  const third = await newZone('three.quota.example.');
+  expect(third.status).toBe(403);
+  expect(third.body.message).toBe('The group has reached its limit of 2 zones (quotas.yml zones_per_group)');
+});
