@@ -16,7 +16,6 @@ import {
   rdataKey,
   SOA_DEFAULTS,
   validateRecord,
-  type ZoneRecord,
 } from '../dns';
 import type { Db } from '../queries/db';
 import type { NameserverExportType } from '../queries/nameservers';
@@ -24,6 +23,7 @@ import { ApiError } from '../errors';
 import { checkNameserverFields } from '../services/nameservers';
 import { checkZoneFields } from '../services/zones';
 import type { PasswordScheme } from '../services/passwords';
+import { mergeRrsets, type ImportedRecord } from './merge-rrsets';
 import { mapNicToolRecord } from './records';
 import type { NicToolSource, NtGroup, NtNameserver, NtUser, NtZone } from './source';
 
@@ -282,7 +282,7 @@ class Importer {
         records: [],
       }).filter((r) => r.type === 'NS').map((r) => `${r.owner} NS ${rdataKey(r)}`),
     );
-    const accepted: Array<{ record: ZoneRecord; description: string; deleted: boolean; nictoolId: number }> = [];
+    const accepted: ImportedRecord[] = [];
     for (const r of await source.records(zone.id)) {
       const mapped = mapNicToolRecord(name, r);
       if ('skip' in mapped) {
@@ -297,8 +297,11 @@ class Importer {
       if (!r.deleted && derived.has(`${checked.record.owner} NS ${rdataKey(checked.record)}`)) continue;
       accepted.push({ record: checked.record, description: mapped.description, deleted: r.deleted, nictoolId: r.id });
     }
+    // What BIND loads and NicTool never checked: an RRset whose records differ in TTL takes the lowest (RFC 2181
+    // §5.2), and an exact duplicate is merged into the first; each is listed.
+    const live = mergeRrsets(accepted.filter((a) => !a.deleted), (entry, reason) =>
+      this.note('record', entry.nictoolId, `${entry.record.owner} ${entry.record.type} in ${name}`, reason));
     // Zone rules over the live records: every record an error names is refused, and listed.
-    const live = accepted.filter((a) => !a.deleted);
     const refused = new Set<number>();
     for (const e of checkZone(name, live.map((a) => a.record))) {
       for (const i of e.records) {
@@ -308,7 +311,8 @@ class Importer {
         this.note('record', entry.nictoolId, `${entry.record.owner} ${entry.record.type} in ${name}`, `${e.message} (${e.rule})`);
       }
     }
-    const records = accepted.filter((a) => !refused.has(a.nictoolId));
+    const kept = new Set(live.map((a) => a.nictoolId));
+    const records = accepted.filter((a) => (a.deleted || kept.has(a.nictoolId)) && !refused.has(a.nictoolId));
     await this.atomically(async (db) => {
       if (!zone.deleted) {
         const clash = await db.selectFrom('dns.zones').select('id').where('name', '=', name).where('deleted_at', 'is', null).executeTakeFirst();

@@ -56,7 +56,10 @@ beforeAll(async () => {
     (11, 1, 'alias', 3600, '', 1, '192.0.2.11', NULL, NULL, NULL, 0),
     (12, 1, 'retired', 3600, '', 1, '192.0.2.12', NULL, NULL, NULL, 1),
     (13, 1, '@', 3600, '', 257, 'letsencrypt.org', 0, NULL, 'issue', 0),
-    (14, 2, 'x', 60, '', 1, '192.0.2.99', NULL, NULL, NULL, 0)`);
+    (14, 2, 'x', 60, '', 1, '192.0.2.99', NULL, NULL, NULL, 0),
+    (16, 1, 'multi', 3600, '', 1, '192.0.2.31', NULL, NULL, NULL, 0),
+    (17, 1, 'multi', 300, '', 1, '192.0.2.32', NULL, NULL, NULL, 0),
+    (18, 1, 'multi', 3600, '', 1, '192.0.2.31', NULL, NULL, NULL, 0)`);
   t = await startTestServer();
 });
 afterAll(async () => {
@@ -90,8 +93,15 @@ describe('import-nictool', () => {
     expect(noteFor(first, 'zone', 6)).toMatch(/^Invalid zone: mailaddr \(mailbox\)/);
   });
 
+  it('an RRset with mixed TTLs takes the lowest, and an exact duplicate is merged, each listed (issue 27)', async () => {
+    expect(noteFor(first, 'record', 16)).toBe('TTL 3600 lowered to 300, the lowest of its RRset (one TTL per RRset, RFC 2181 §5.2)');
+    expect(noteFor(first, 'record', 18)).toBe('the same record as NicTool record 16; merged into it');
+    const rows = await t.deps.db.selectFrom('dns.zone_records').select(['ttl', 'rdata']).where('owner', '=', 'multi.example.com.').orderBy('id').execute();
+    expect(rows.map((r) => [r.ttl, (r.rdata as { address: string }).address])).toEqual([[300, '192.0.2.31'], [300, '192.0.2.32']]);
+  });
+
   it('imports the tree, users with their hashes, nameservers, zones and records, and says what it left', async () => {
-    expect(first.imported).toEqual({ group: 5, user: 4, nameserver: 3, zone: 2, record: 10 }); // 9 in example.com, 1 in the deleted zone
+    expect(first.imported).toEqual({ group: 5, user: 4, nameserver: 3, zone: 2, record: 12 }); // 11 in example.com, 1 in the deleted zone
     // Group names are unique: the second "acme" is renamed; the orphan cannot be placed.
     expect(noteFor(first, 'group', 4)).toMatch(/imported as "acme-nt4", so its users log in as user@acme-nt4/);
     expect(noteFor(first, 'group', 6)).toMatch(/parent group 99 does not exist/);
@@ -127,6 +137,8 @@ describe('import-nictool', () => {
       ['retired.example.com.', 'A', { address: '192.0.2.12' }, true],
       ['example.com.', 'CAA', { flags: 0, tag: 'issue', value: 'letsencrypt.org' }, false],
       ['box.example.com.', 'HINFO', { cpu: 'x86', os: 'Linux' }, false],
+      ['multi.example.com.', 'A', { address: '192.0.2.31' }, false],
+      ['multi.example.com.', 'A', { address: '192.0.2.32' }, false],
     ]);
     // The apex NS for ns1 is derived from the zone's nameservers, which came along in order.
     const ns = await sql<{ name: string }>`select n.name from dns.zone_nameservers zn join dns.nameservers n on n.id = zn.nameserver_id
@@ -191,7 +203,7 @@ describe('import-nictool --dry-run', () => {
   it('reports what a real run would do and writes nothing', async () => {
     const dry = await run(true, fresh.db);
     expect(dry.dryRun).toBe(true);
-    expect(dry.imported).toEqual({ group: 5, user: 4, nameserver: 3, zone: 2, record: 10 });
+    expect(dry.imported).toEqual({ group: 5, user: 4, nameserver: 3, zone: 2, record: 12 });
     const rows = await sql<{ n: string }>`select (select count(*) from dns.groups) + (select count(*) from dns.nictool_imports) as n`.execute(fresh.db);
     expect(rows.rows[0]!.n).toBe('0');
     expect(formatSummary(dry)).toMatch(/^dry run: nothing was written/);
