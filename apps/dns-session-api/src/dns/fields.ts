@@ -108,9 +108,14 @@ export function checkField(spec: FieldSpec, value: unknown): { value?: RdataValu
       return { value: value.trim().replace(/\s+/g, ' '), errors: [] };
     case 'base64': {
       const compact = value.replace(/\s+/g, '');
-      return /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(compact) && compact !== ''
+      if (!/^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(compact) || compact === '') {
+        return { errors: [fieldError(name, 'base64', `${name} must be base64 (RFC 4648)`)] };
+      }
+      // BIND refuses the whole zone when the bits after the last byte are not zero (RFC 4648 §3.5 canonical form).
+      const canonical = canonicalBase64(compact);
+      return canonical === compact
         ? { value: compact, errors: [] }
-        : { errors: [fieldError(name, 'base64', `${name} must be base64 (RFC 4648)`)] };
+        : { errors: [fieldError(name, 'base64_padding', `${name} has non-zero padding bits; its canonical form ends "${canonical.slice(-4)}"`)] };
     }
     case 'loc': {
       const loc = normalizeLoc(value);
@@ -168,4 +173,9 @@ export function fieldFromBind(spec: FieldSpec, tokens: Token[], origin: string):
     default:
       return first.text;
   }
+}
+
+/** Base64 with the unused bits of its last character cleared (RFC 4648 §3.5), as BIND requires. */
+export function canonicalBase64(value: string): string {
+  return Buffer.from(value, 'base64').toString('base64');
 }

@@ -4,7 +4,7 @@ export * from './names';
 export * from './ip';
 export * from './text';
 export type { FieldKind, FieldSpec, Rdata, RdataValue, Token } from './fields';
-export { isNumericKind } from './fields';
+export { canonicalBase64, isNumericKind } from './fields';
 export * from './types';
 export * from './records';
 export * from './check-zone';

@@ -289,6 +289,7 @@ class Importer {
         this.note('record', r.id, `${r.name} in ${name}`, mapped.skip);
         continue;
       }
+      if (mapped.note) this.note('record', r.id, `${r.name} ${mapped.input.type} in ${name}`, mapped.note);
       const checked = validateRecord(name, mapped.input);
       if (!checked.record) {
         this.note('record', r.id, `${r.name} ${mapped.input.type} in ${name}`, checked.errors.map((e) => `${e.field}: ${e.message}`).join('; '));

@@ -1,12 +1,12 @@
 // NicTool keeps record data in v2 columns (address, weight, priority, other, description); the API and Keyzone
 // speak RFC field names. This is reference §4.4's column mapping, read in the other direction, for the types
 // Keyzone supports; any other type is reported, never dropped silently.
-import { recordTypes, RECORD_TYPES, toAbsolute, type RecordInput, type RecordType } from '../dns';
+import { canonicalBase64, recordTypes, RECORD_TYPES, toAbsolute, type RecordInput, type RecordType } from '../dns';
 import type { NtRecord } from './source';
 
 const TYPE_BY_CODE = new Map<number, RecordType>(RECORD_TYPES.map((t) => [recordTypes[t].code, t]));
 
-export type MappedRecord = { input: RecordInput; description: string } | { skip: string };
+export type MappedRecord = { input: RecordInput; description: string; note?: string } | { skip: string };
 
 /** "'a','b','c'" (NAPTR's address column) → ['a', 'b', 'c']; undefined when it is not such a tuple. */
 function quotedTuple(text: string): string[] | undefined {
@@ -91,5 +91,24 @@ export function mapNicToolRecord(zone: string, r: NtRecord): MappedRecord {
     default:
       return { skip: `${type}: NicTool has no column mapping for this type` };
   }
-  return { input: { owner: r.name, type, ttl: r.ttl, rdata }, description: r.description };
+  return { input: { owner: r.name, type, ttl: r.ttl, rdata }, description: r.description, ...canonicalKeys(type, rdata) };
+}
+
+/**
+ * Base64 fields (DNSKEY, CERT, OPENPGPKEY keys) written with non-zero padding bits, which NicTool stored and BIND
+ * refuses: rewritten in canonical form (the same bytes), with a note.
+ */
+function canonicalKeys(type: RecordType, rdata: Record<string, unknown>): { note?: string } {
+  const fixed: string[] = [];
+  for (const field of recordTypes[type].fields) {
+    const value = rdata[field.name];
+    if (field.kind !== 'base64' || typeof value !== 'string') continue;
+    const compact = value.replace(/\s+/g, '');
+    if (!/^[A-Za-z0-9+/]+=*$/.test(compact) || compact.length % 4 !== 0) continue;
+    const canonical = canonicalBase64(compact);
+    if (canonical === compact) continue;
+    rdata[field.name] = canonical;
+    fixed.push(field.name);
+  }
+  return fixed.length ? { note: `${fixed.join(', ')} had non-zero base64 padding bits (BIND refuses that); imported in canonical form, the same bytes` } : {};
 }

@@ -151,6 +151,8 @@ export const failingRdata: Array<[RecordType, Record<string, unknown>, string, s
   ['URI', { target: 'not a uri' }, 'target', 'uri_target'],
   ['DNSKEY', { protocol: 2 }, 'protocol', 'dnskey_protocol'],
   ['DNSKEY', { public_key: 'not base64!' }, 'public_key', 'base64'],
+  // non-zero padding bits (R instead of Q before "=="): BIND refuses the zone (issue 27)
+  ['DNSKEY', { public_key: 'mdsswUyr3DPW132mOi8V9xESWE8jTo0dxCjjnopKl+GqJxpVXckHAeF+KkxLbxILfDLUT0rAK9iUzy1L53eKGR==' }, 'public_key', 'base64_padding'],
   ['CERT', { certificate: '' }, 'certificate', 'base64'],
   ['HINFO', { cpu: 'x'.repeat(256) }, 'cpu', 'charstring_length'],
   ['RP', { mbox: 'no spaces allowed.' }, 'mbox', 'hostname'],

@@ -59,7 +59,8 @@ beforeAll(async () => {
     (14, 2, 'x', 60, '', 1, '192.0.2.99', NULL, NULL, NULL, 0),
     (16, 1, 'multi', 3600, '', 1, '192.0.2.31', NULL, NULL, NULL, 0),
     (17, 1, 'multi', 300, '', 1, '192.0.2.32', NULL, NULL, NULL, 0),
-    (18, 1, 'multi', 3600, '', 1, '192.0.2.31', NULL, NULL, NULL, 0)`);
+    (18, 1, 'multi', 3600, '', 1, '192.0.2.31', NULL, NULL, NULL, 0),
+    (19, 1, '@', 3600, '', 48, 'mdsswUyr3DPW132mOi8V9xESWE8jTo0dxCjjnopKl+GqJxpVXckHAeF+KkxLbxILfDLUT0rAK9iUzy1L53eKGR==', 257, 3, '13', 0)`);
   t = await startTestServer();
 });
 afterAll(async () => {
@@ -93,6 +94,12 @@ describe('import-nictool', () => {
     expect(noteFor(first, 'zone', 6)).toMatch(/^Invalid zone: mailaddr \(mailbox\)/);
   });
 
+  it('base64 with non-zero padding bits (which BIND refuses) is imported in canonical form, with a note (issue 27)', async () => {
+    expect(noteFor(first, 'record', 19)).toBe('public_key had non-zero base64 padding bits (BIND refuses that); imported in canonical form, the same bytes');
+    const key = await t.deps.db.selectFrom('dns.zone_records').select('rdata').where('type', '=', 'DNSKEY').executeTakeFirstOrThrow();
+    expect((key.rdata as { public_key: string }).public_key).toMatch(/KGQ==$/);
+  });
+
   it('an RRset with mixed TTLs takes the lowest, and an exact duplicate is merged, each listed (issue 27)', async () => {
     expect(noteFor(first, 'record', 16)).toBe('TTL 3600 lowered to 300, the lowest of its RRset (one TTL per RRset, RFC 2181 §5.2)');
     expect(noteFor(first, 'record', 18)).toBe('the same record as NicTool record 16; merged into it');
@@ -101,7 +108,7 @@ describe('import-nictool', () => {
   });
 
   it('imports the tree, users with their hashes, nameservers, zones and records, and says what it left', async () => {
-    expect(first.imported).toEqual({ group: 5, user: 4, nameserver: 3, zone: 2, record: 12 }); // 11 in example.com, 1 in the deleted zone
+    expect(first.imported).toEqual({ group: 5, user: 4, nameserver: 3, zone: 2, record: 13 }); // 12 in example.com, 1 in the deleted zone
     // Group names are unique: the second "acme" is renamed; the orphan cannot be placed.
     expect(noteFor(first, 'group', 4)).toMatch(/imported as "acme-nt4", so its users log in as user@acme-nt4/);
     expect(noteFor(first, 'group', 6)).toMatch(/parent group 99 does not exist/);
@@ -139,6 +146,7 @@ describe('import-nictool', () => {
       ['box.example.com.', 'HINFO', { cpu: 'x86', os: 'Linux' }, false],
       ['multi.example.com.', 'A', { address: '192.0.2.31' }, false],
       ['multi.example.com.', 'A', { address: '192.0.2.32' }, false],
+      ['example.com.', 'DNSKEY', { flags: 257, protocol: 3, algorithm: 13, public_key: 'mdsswUyr3DPW132mOi8V9xESWE8jTo0dxCjjnopKl+GqJxpVXckHAeF+KkxLbxILfDLUT0rAK9iUzy1L53eKGQ==' }, false],
     ]);
     // The apex NS for ns1 is derived from the zone's nameservers, which came along in order.
     const ns = await sql<{ name: string }>`select n.name from dns.zone_nameservers zn join dns.nameservers n on n.id = zn.nameserver_id
@@ -203,7 +211,7 @@ describe('import-nictool --dry-run', () => {
   it('reports what a real run would do and writes nothing', async () => {
     const dry = await run(true, fresh.db);
     expect(dry.dryRun).toBe(true);
-    expect(dry.imported).toEqual({ group: 5, user: 4, nameserver: 3, zone: 2, record: 12 });
+    expect(dry.imported).toEqual({ group: 5, user: 4, nameserver: 3, zone: 2, record: 13 });
     const rows = await sql<{ n: string }>`select (select count(*) from dns.groups) + (select count(*) from dns.nictool_imports) as n`.execute(fresh.db);
     expect(rows.rows[0]!.n).toBe('0');
     expect(formatSummary(dry)).toMatch(/^dry run: nothing was written/);
