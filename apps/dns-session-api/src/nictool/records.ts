@@ -34,9 +34,20 @@ export function mapNicToolRecord(zone: string, r: NtRecord): MappedRecord {
       rdata = { dname: name(r.address) };
       break;
     case 'TXT':
-    case 'SPF':
+    case 'SPF': {
+      // An odd number of quotes cannot be read as character-strings; NicTool's exporter served the text with its
+      // quotes stripped, which is what the nameservers answered, so that is what is imported.
+      const quotes = (r.address.match(/(?<!\\)"/g) ?? []).length;
+      if (quotes % 2 === 1) {
+        return {
+          input: { owner: r.name, type, ttl: r.ttl, rdata: { data: r.address.replace(/(?<!\\)"/g, '') } },
+          description: r.description,
+          note: 'an unbalanced quote in the text; imported without its quotes, as NicTool\'s export served it',
+        };
+      }
       rdata = { data: r.address };
       break;
+    }
     case 'DNAME':
       rdata = { target: name(r.address) };
       break;
