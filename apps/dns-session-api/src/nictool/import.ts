@@ -295,7 +295,10 @@ class Importer {
         this.note('record', r.id, `${r.name} ${mapped.input.type} in ${name}`, checked.errors.map((e) => `${e.field}: ${e.message}`).join('; '));
         continue;
       }
-      if (!r.deleted && derived.has(`${checked.record.owner} NS ${rdataKey(checked.record)}`)) continue;
+      if (!r.deleted && derived.has(`${checked.record.owner} NS ${rdataKey(checked.record)}`)) {
+        this.note('record', r.id, `${r.name} NS in ${name}`, 'the same as an assigned nameserver of the zone, which Keyzone writes on export; not stored twice');
+        continue;
+      }
       accepted.push({ record: checked.record, description: mapped.description, deleted: r.deleted, nictoolId: r.id });
     }
     // What BIND loads and NicTool never checked: an RRset whose records differ in TTL takes the lowest (RFC 2181

@@ -125,6 +125,8 @@ describe('import-nictool', () => {
     expect(noteFor(first, 'record', 9)).toBe('record type 24 is not supported by Keyzone');
     expect(noteFor(first, 'record', 10)).toMatch(/cname_exclusive/);
     expect(noteFor(first, 'record', 11)).toMatch(/cname_exclusive/);
+    // the apex NS equal to an assigned nameserver is not stored twice, and the report says so (issue 27)
+    expect(noteFor(first, 'record', 7)).toBe('the same as an assigned nameserver of the zone, which Keyzone writes on export; not stored twice');
 
     const tree = await sql<{ name: string; parent: string | null; deleted: boolean }>`
       select g.name, p.name as parent, g.deleted_at is not null as deleted from dns.groups g left join dns.groups p on p.id = g.parent_id
