@@ -78,7 +78,10 @@ export function createClientAddressResolver(options: ClientAddressOptions): Clie
   return {
     isTrusted,
     resolve(socketAddress, forwardedFor) {
-      const socket = normalizeAddress(socketAddress ?? '');
+      // Node gives the socket's address bare (no brackets, no port, lowercase): only an IPv4-mapped prefix goes.
+      // This runs on every request, so no regular expression on the common path.
+      const raw = socketAddress ?? '';
+      const socket = raw.startsWith('::ffff:') && raw.includes('.') ? raw.slice(7) : raw;
       if (!forwardedFor) return socket;
       if (!isTrusted(socket)) {
         if (options.onUntrustedForwarding && now() - lastWarning >= warnEveryMs) {
