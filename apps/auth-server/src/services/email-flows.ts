@@ -6,6 +6,7 @@ import type { Deps } from '../deps';
 import { sendReauthenticationSms } from './phone-flows';
 import { ApiError, ErrorCode, Messages } from '../errors';
 import type { UserRow } from '../queries/columns';
+import { markEmailSent } from '../queries/email-send-log';
 import { setInvitedAt } from '../queries/email-users';
 import { findIdentitiesByUserId } from '../queries/identities';
 import { findUserByEmail, findUserById, mergeUserMetadata } from '../queries/users';
@@ -121,6 +122,7 @@ export async function runRecoveryJob(deps: Deps, payload: Record<string, unknown
   if (!user) return;
   const now = deps.clock.now();
   await deps.db.transaction().execute(async (tx) => {
+    await markEmailSent(tx, { recipient: job.email, kind: 'recovery', userId: user.id });
     await sendEmailToken(deps, tx, {
       target: { userId: user.id, email: job.email },
       action: 'recovery',

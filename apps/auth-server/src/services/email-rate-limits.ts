@@ -6,12 +6,19 @@
 // addresses too, so the answer (200 or 429) is the same for both.
 // The check and the log row happen inside the caller's transaction under an advisory lock: a
 // rolled-back flow gives its unit back, and two instances cannot both take the last one.
+// The service-wide budget counts mails that went to an account (a row with a user), so requests for unknown
+// addresses, which send nothing, cannot spend it; and mails to addresses nobody has proven yet (confirmations,
+// invitations, a new address) may use only half of it, so a stranger creating accounts cannot keep the owners of
+// confirmed addresses from their magic links and password resets (issue 26).
 import type { AuthConfig, MailKind } from '@keyzone/config';
 import type { Deps } from '../deps';
 import { ApiError, ErrorCode, Messages } from '../errors';
 import { countEmailsSentSince, insertEmailSendLog, lastEmailSentAt, lockEmailBudget } from '../queries/email-send-log';
 import type { Executor } from '../queries/users';
 import { frequencyLimitError } from './one-time-tokens';
+
+/** Mail kinds sent to an address nobody has proven yet: their share of the service-wide budget is half. */
+export const UNPROVEN_KINDS: readonly string[] = ['confirmation', 'invite', 'emailChange'];
 
 export type EmailBudget = Pick<AuthConfig['rateLimit'], 'emailSent' | 'emailSentPeriod' | 'emailSentPerAddress' | 'emailSentPerClient'>;
 
@@ -22,9 +29,11 @@ export async function takeEmailBudget(
 ): Promise<void> {
   await lockEmailBudget(tx);
   const since = new Date(entry.now.getTime() - budget.emailSentPeriod * 1000);
-  const sent = await countEmailsSentSince(tx, since, { recipient: entry.recipient, client: entry.client });
+  const sent = await countEmailsSentSince(tx, since, { recipient: entry.recipient, client: entry.client }, UNPROVEN_KINDS);
+  const unproven = UNPROVEN_KINDS.includes(entry.kind);
   const over =
     sent.total >= budget.emailSent ||
+    (unproven && sent.unproven >= Math.floor(budget.emailSent / 2)) ||
     sent.toRecipient >= budget.emailSentPerAddress ||
     (entry.client !== undefined && sent.byClient >= budget.emailSentPerClient);
   if (over) throw new ApiError(429, ErrorCode.over_email_send_rate_limit, Messages.emailRateLimitExceeded);

@@ -161,10 +161,39 @@ describe('mail routes and budgets', () => {
     expect((await server.smtp.nextMessageTo(known)).subject).toBe('Reset your password');
   });
 
+  it('requests for unknown addresses send nothing and spend nothing of the service-wide budget; new addresses get half of it (issue 26)', async () => {
+    const reserved = await startEmailTestServer({
+      env: { RATE_LIMIT_EMAIL_SENT: '6', RATE_LIMIT_EMAIL_SENT_PER_CLIENT: '3', RATE_LIMIT_HEADER: 'X-Client', SMTP_MAX_FREQUENCY: '1' },
+    });
+    try {
+      const owner = uniqueEmail('owner');
+      await call(reserved.url, 'POST', '/admin/users', { token: await reserved.adminToken(), body: { email: owner, password: 'password-123', email_confirm: true } });
+      // Four clients spend their whole budgets on /recover for addresses of their choosing.
+      for (const client of ['10.8.0.1', '10.8.0.2', '10.8.0.3', '10.8.0.4']) {
+        for (let i = 0; i < 3; i++) {
+          expect((await call(reserved.url, 'POST', '/recover', { body: { email: uniqueEmail('drain') }, headers: { 'x-client': client } })).status).toBe(200);
+        }
+      }
+      // A stranger creating accounts gets half of the service-wide budget.
+      const made = [];
+      for (const client of ['10.9.0.1', '10.9.0.2']) {
+        for (let i = 0; i < 2; i++) made.push((await call(reserved.url, 'POST', '/otp', { body: { email: uniqueEmail('made') }, headers: { 'x-client': client } })).status);
+      }
+      expect(made).toEqual([200, 200, 200, 429]);
+      // The owner still gets the reset mail.
+      expect((await call(reserved.url, 'POST', '/recover', { body: { email: owner }, headers: { 'x-client': '10.10.0.1' } })).status).toBe(200);
+      expect((await reserved.smtp.nextMessageTo(owner)).subject).toBe('Reset your password');
+    } finally {
+      await reserved.close();
+    }
+  });
+
   it('a global budget that is used up answers 429 for known and unknown addresses alike', async () => {
     const tight = await startEmailTestServer({ env: { RATE_LIMIT_EMAIL_SENT: '1', SMTP_MAX_FREQUENCY: '1' } });
     try {
+      // A confirmed account's magic link spends the one mail of the hour.
       const email = uniqueEmail('g');
+      await call(tight.url, 'POST', '/admin/users', { token: await tight.adminToken(), body: { email, password: 'password-123', email_confirm: true } });
       expect((await call(tight.url, 'POST', '/otp', { body: { email } })).status).toBe(200);
       await tight.smtp.nextMessageTo(email);
       tight.clock.advance(2);
