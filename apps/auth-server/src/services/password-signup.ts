@@ -6,7 +6,7 @@ import { isUniqueViolation } from '@keyzone/db';
 import type { Deps } from '../deps';
 import { ApiError, ErrorCode, Messages } from '../errors';
 import type { IdentityRow, UserRow } from '../queries/columns';
-import { hasPassword, setPasswordHash } from '../queries/email-users';
+import { setPasswordHash } from '../queries/email-users';
 import { findIdentitiesByUserId, insertIdentity } from '../queries/identities';
 import { findUserByEmail, findUserByPhone, insertUser, mergeUserMetadata, setLastSignIn, type Executor } from '../queries/users';
 import type { TokenResponseJson, UserJson } from '../serialize';
@@ -105,11 +105,12 @@ async function signUpWithPassword(deps: Deps, rawContact: string, input: Passwor
     let user: UserRow;
     let identities: IdentityRow[];
     if (existing) {
-      // Unconfirmed duplicate: keep the account, refresh its metadata, re-send the confirmation. An account with no
-      // password yet (made through a provider that did not verify the address) takes this sign-up's password, so
-      // whoever confirms the address by mail signs in with the password they chose (issue 26). A password an
-      // earlier sign-up set stays, as in GoTrue.
-      if (!(await hasPassword(tx, existing.id))) await setPasswordHash(tx, existing.id, hash, now);
+      // Unconfirmed duplicate: keep the account, refresh its metadata, re-send the confirmation. The account takes
+      // this sign-up's password: the confirmation sent now replaces the earlier one, so whoever confirms the address
+      // with it signs in with the password they chose (issue 26). GoTrue keeps the first sign-up's password, which
+      // lets someone who registered the victim's address first keep a password to the account the victim confirms.
+      // Until then the password signs nobody in (the address is unconfirmed).
+      await setPasswordHash(tx, existing.id, hash, now);
       user = { ...existing, raw_user_meta_data: await mergeUserMetadata(tx, existing.id, input.data, now) };
       identities = await findIdentitiesByUserId(tx, existing.id);
     } else {

@@ -19,6 +19,19 @@ async function signUpUnconfirmed(email = uniqueEmail('signup'), query = '') {
 }
 
 describe('sign-up confirmation', () => {
+  it('someone who registered the address first does not keep a password to the account its owner confirms (issue 26)', async () => {
+    const email = uniqueEmail('first');
+    expect((await call(server.url, 'POST', '/signup', { body: { email, password: 'attacker-password' } })).status).toBe(200);
+    await server.smtp.nextMessageTo(email); // the owner ignores the mail they did not ask for
+    server.clock.advance(61);
+    expect((await call(server.url, 'POST', '/signup', { body: { email, password: 'owner-password' } })).status).toBe(200);
+    const confirmed = await follow(linkOf(await server.smtp.nextMessageTo(email)), server.url);
+    expect(confirmed.location).toContain('access_token=');
+    const attacker = await call(server.url, 'POST', '/token?grant_type=password', { body: { email, password: 'attacker-password' } });
+    expect(attacker.status).toBe(400);
+    expect((await call(server.url, 'POST', '/token?grant_type=password', { body: { email, password: 'owner-password' } })).status).toBe(200);
+  });
+
   it('mails a link and a code; the link signs in with a 303 to redirect_to and a token fragment', async () => {
     const { email, user, mail } = await signUpUnconfirmed(undefined, '?redirect_to=https://app.example.com/welcome');
     expect(user).toMatchObject({ email, confirmation_sent_at: server.clock.now().toISOString() });
