@@ -1,6 +1,6 @@
 // An OpenID Connect provider for tests: oauth2-mock-server (ESM only, so it runs in its own Node process,
 // started by helpers/oidc-provider.ts). Its authorize endpoint consents at once; the claims of the user who
-// consents come from the authorize request's `test_claims` parameter (JSON), which also shows that
+// consents come from the authorize request's `test_claims` parameter (JSON; a null claim is removed), which also shows that
 // /authorize forwards extra parameters. Prints {"url": issuer} once listening.
 import { Buffer } from 'node:buffer';
 import process from 'node:process';
@@ -17,6 +17,8 @@ server.service.on('beforeAuthorizeRedirect', (redirect, req) => {
 server.service.on('beforeTokenSigning', (token, req) => {
   const claims = claimsByCode.get(req.body?.code);
   if (claims) Object.assign(token.payload, claims);
+  // A claim given as null is left out of the token (e.g. exp, to test tokens that never expire).
+  for (const [name, value] of Object.entries(claims ?? {})) if (value === null) delete token.payload[name];
 });
 server.service.on('beforeUserinfo', (response, req) => {
   const bearer = (req.headers.authorization ?? '').replace(/^Bearer /, '');

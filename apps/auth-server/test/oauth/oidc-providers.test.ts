@@ -139,6 +139,11 @@ describe('POST /token?grant_type=id_token', () => {
     const relabelled = await grant({ client_id: 'custom-client', issuer: oidc.url, id_token: idToken });
     expect(relabelled.status).toBe(400);
     expect(relabelled.body.error_description).toMatch(/^Bad ID token/);
+    // an ID token without exp would be valid forever: refused (issue 26)
+    const forever = await oidc.issueTokens('custom-client', { ...person('custom-4'), exp: null });
+    const noExp = await grant({ client_id: 'custom-client', issuer: oidc.url, id_token: forever.idToken });
+    expect(noExp.status).toBe(400);
+    expect(noExp.body.error_description).toMatch(/^Bad ID token: .*exp/);
     // another configured client id of the same issuer works
     const ios = await oidc.issueTokens('custom-ios', person('custom-3'));
     expect((await grant({ client_id: 'custom-ios', issuer: oidc.url, id_token: ios.idToken })).status).toBe(200);
