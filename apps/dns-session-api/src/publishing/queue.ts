@@ -50,7 +50,7 @@ export async function enqueuePublish(db: Db, config: DnsConfig['publish'], zoneI
     .where('id', 'in', ids)
     .where('export_type', 'in', publishableTypes(config) as never)
     .execute();
-  const reachable = targets.filter((ns) => ns.export_type !== 'powerdns' || config.powerdns[ns.name] !== undefined);
+  const reachable = targets.filter((ns) => unpublishedReason(config, ns) === null);
   if (reachable.length === 0) return;
   await db.insertInto('dns.publish_jobs').values(reachable.map((ns) => ({ nameserver_id: ns.id, zone_id: zoneId, created_at: now, next_attempt_at: now }))).execute();
 }
