@@ -62,7 +62,12 @@ function flowCookies(req: Request): Record<string, string> {
   for (const part of (req.headers.cookie ?? '').split(';')) {
     const at = part.indexOf('=');
     const name = part.slice(0, at).trim();
-    if (at > 0 && name.startsWith('kz-oauth-')) out[name] = decodeURIComponent(part.slice(at + 1).trim());
+    if (at <= 0 || !name.startsWith('kz-oauth-')) continue;
+    try {
+      out[name] = decodeURIComponent(part.slice(at + 1).trim());
+    } catch {
+      // A malformed %-escape is no binding value: the flow then fails as without the cookie, never a 500.
+    }
   }
   return out;
 }

@@ -33,7 +33,7 @@ export async function takeEmailBudget(
   const unproven = UNPROVEN_KINDS.includes(entry.kind);
   const over =
     sent.total >= budget.emailSent ||
-    (unproven && sent.unproven >= Math.floor(budget.emailSent / 2)) ||
+    (unproven && sent.unproven >= Math.ceil(budget.emailSent / 2)) ||
     sent.toRecipient >= budget.emailSentPerAddress ||
     (entry.client !== undefined && sent.byClient >= budget.emailSentPerClient);
   if (over) throw new ApiError(429, ErrorCode.over_email_send_rate_limit, Messages.emailRateLimitExceeded);

@@ -73,7 +73,7 @@ async function takeSmsBudgets(deps: Pick<Deps, 'config' | 'clock'>, tx: Executor
     [`sms:number:${phone}`, limits.smsSentPerNumber],
     ...(keys.client ? [[`sms:client:${keys.client}`, limits.smsSentPerClient] as [string, number]] : []),
     ...(keys.userId ? [[`sms:user:${keys.userId}`, limits.smsSentPerUser] as [string, number]] : []),
-    ...(keys.proven ? [] : [['sms:service:unconfirmed', Math.floor(limits.smsSent / 2)] as [string, number]]),
+    ...(keys.proven ? [] : [['sms:service:unconfirmed', Math.ceil(limits.smsSent / 2)] as [string, number]]),
     ['sms:service', limits.smsSent],
   ];
   for (const [key, perHour] of budgets) {

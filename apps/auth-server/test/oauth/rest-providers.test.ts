@@ -194,6 +194,12 @@ describe('account decisions (github)', () => {
     const wrongCookie = cookieOf(other).replace(/^kz-oauth-[^=]+/, `kz-oauth-${providerRedirect.searchParams.get('state')}`);
     const forged = parseLocation(await deliverToCallback(server.url, providerRedirect, { headers: { cookie: wrongCookie } }));
     expect(forged.fragment).toMatchObject({ error_code: 'bad_oauth_state' });
+    // A malformed cookie value is no cookie, never a 500.
+    const garbled = await fetch(`${server.url}/callback${providerRedirect.search}`, {
+      redirect: 'manual', headers: { cookie: `kz-oauth-${providerRedirect.searchParams.get('state')}=%E0%A4%A` },
+    });
+    expect(garbled.status).toBe(302);
+    expect(parseLocation(garbled.headers.get('location')!).fragment).toMatchObject({ error_code: 'bad_oauth_state' });
     // The cookie is HttpOnly, lasts the flow's 5 minutes, and is Lax over plain http.
     expect(attacker.headers.getSetCookie()[0]).toMatch(/^kz-oauth-[0-9a-f-]{36}=[\w-]+; Max-Age=300; Path=\/; Expires=.*; HttpOnly; SameSite=Lax$/);
   });
