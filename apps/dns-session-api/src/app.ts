@@ -1,4 +1,4 @@
-import express, { type Express } from 'express';
+import express, { type Express, type RequestHandler } from 'express';
 import { matchedRoute, requestLogging } from '@keyzone/logging';
 import type { Deps } from './deps';
 import { bearerAuth } from './http/bearer-auth';
@@ -20,7 +20,12 @@ export function createApp(deps: Deps): Express {
   app.disable('x-powered-by');
   app.set('etag', false);
 
-  app.use(clientAddresses(deps));
+  // Every answer is about live state: no cache keeps it (set with the client address: one layer fewer per request).
+  const resolveClientAddress = clientAddresses(deps);
+  app.use((req, res, next) => {
+    res.setHeader('Cache-Control', 'no-cache');
+    resolveClientAddress(req, res, next);
+  });
   app.use(requestLogging({ logger: deps.log, clientAddress: clientAddressOfRequest }));
   if (deps.telemetry) app.use(deps.telemetry.httpMiddleware(matchedRoute));
   const publisher = deps.publisher;
@@ -35,10 +40,6 @@ export function createApp(deps: Deps): Express {
       next();
     });
   }
-  app.use((_req, res, next) => {
-    res.setHeader('Cache-Control', 'no-cache');
-    next();
-  });
 
   // A browser pointed at the API's address wants to read about it, not a bare 401: scripts (Accept: */* or
   // application/json) still get the status route.
@@ -55,17 +56,28 @@ export function createApp(deps: Deps): Express {
   const store = new KyselySessionStore(deps.db, deps.clock, deps.config.session.ttlSeconds);
   const writable = sessionMiddleware(deps.config.session, store);
   const readOnly = sessionReader(deps.config.session, store);
-  app.use('/session', ...writable);
-  app.use((req, res, next) => (req.path === '/session' ? next() : readOnly(req, res, next)));
+  app.use(onPath('/session', writable, readOnly));
   // The auth server's access tokens, when auth.yml enables them (services/auth-tokens.ts).
   if (deps.authTokens) app.use(bearerAuth(deps.authTokens));
 
-  const api = express.Router();
-  mountRoutes(api, allRoutes(), deps);
-  app.use(api);
+  mountRoutes(app, allRoutes(), deps);
 
   app.use(unknownRoute);
   app.use(renderError);
   return app;
 }
 
+
+/** One layer in place of two path-matched ones: `handlers` in turn on exactly `path`, `otherwise` elsewhere. */
+function onPath(path: string, handlers: RequestHandler[], otherwise: RequestHandler): RequestHandler {
+  return (req, res, next) => {
+    if (req.path !== path) return otherwise(req, res, next);
+    let i = 0;
+    const step = (err?: unknown): void => {
+      if (err !== undefined || i === handlers.length) return next(err);
+      const handler = handlers[i++] as RequestHandler;
+      void handler(req, res, step);
+    };
+    step();
+  };
+}

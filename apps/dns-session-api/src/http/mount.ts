@@ -7,7 +7,7 @@ import { emptyQuery, noPayload } from './schemas';
 import { validate } from './validate';
 
 /** Express route paths use ':id'; nothing else to translate (OpenAPI gets '{id}', see openapi.ts). */
-export function mountRoutes(router: Router, routes: AnyRoute[], deps: Deps): void {
+export function mountRoutes(router: Pick<Router, 'get' | 'post' | 'put' | 'patch' | 'delete'>, routes: AnyRoute[], deps: Deps): void {
   const detailedErrors = deps.config.env !== 'production';
   const checkResponses = deps.config.env === 'test';
   for (const route of routes) {
