@@ -3,7 +3,7 @@
 // its own process on a fresh database; its resident set (VmRSS from /proc) is read idle after start, every
 // 100 ms during BENCH_SECONDS (20) of GET /user load (50 connections, autocannon in this process), and 2 s after.
 // Goal: RSS after the load <= 150 MB. Run twice to compare: as is, and with METRICS_ENABLED=true (which loads
-// the OpenTelemetry SDK) by BENCH_TELEMETRY=1.
+// the OpenTelemetry SDK) by BENCH_TELEMETRY=1. The server runs with the node flags of the image (IMAGE_NODE_ARGS).
 //
 //   node bench/auth-memory.js      (PostgreSQL at BENCH_DATABASE_URL; built packages: pnpm build)
 //
@@ -22,6 +22,7 @@ const { Client } = require('pg');
 const SERVER_URL = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
 const SECONDS = Number(process.env.BENCH_SECONDS || 20);
 const GOAL_MB = 150;
+const IMAGE_NODE_ARGS = '--max-semi-space-size=4';
 const MAIN = path.join(path.dirname(require.resolve('@keyzone/auth-server/package.json')), 'dist', 'main.js');
 
 async function admin(statement) {
@@ -66,7 +67,8 @@ async function main() {
   dbUrl.pathname = `/${name}`;
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  // The image's node flags (apps/auth-server/Dockerfile CMD) unless BENCH_NODE_ARGS says otherwise ('' for none).
+  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? IMAGE_NODE_ARGS).split(' ').filter(Boolean);
   const child = spawn(process.execPath, [...nodeArgs, MAIN], {
     stdio: ['ignore', 'ignore', 'inherit'],
     env: {
