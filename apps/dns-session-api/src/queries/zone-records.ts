@@ -67,19 +67,26 @@ export async function insertZoneRecord(db: Db, values: ZoneRecordValues, now: Da
  * Bulk insert for imports: one statement per chunk with one array parameter per column (unnest), so a
  * 50k-record zone is a handful of round trips and parameter counts stay small.
  */
-export async function insertZoneRecords(db: Db, values: ZoneRecordValues[], now: Date): Promise<void> {
+/** Records of one zone, inserted in chunks; each chunk's columns are built only when it is sent (a 373k-record
+ * import must not hold a second copy of every record). */
+export async function insertZoneRecords(
+  db: Db,
+  zoneId: number,
+  records: ReadonlyArray<Pick<ZoneRecordValues, 'owner' | 'type' | 'ttl' | 'rdata'> & { description?: string }>,
+  now: Date,
+): Promise<void> {
   // 5,000 rows per statement: few round trips, and serializing one chunk's arrays stays a few milliseconds
   // of event-loop time (a 200k-record import must not hold other requests up).
   const CHUNK = 5000;
-  for (let i = 0; i < values.length; i += CHUNK) {
-    const chunk = values.slice(i, i + CHUNK);
+  for (let i = 0; i < records.length; i += CHUNK) {
+    const chunk = records.slice(i, i + CHUNK);
     await sql`
       insert into dns.zone_records (zone_id, owner, type, ttl, rdata, description, created_at, updated_at)
-      select u.zone_id, u.owner, u.type, u.ttl, u.rdata::jsonb, u.description, ${now}, ${now}
+      select ${zoneId}::int, u.owner, u.type, u.ttl, u.rdata::jsonb, u.description, ${now}, ${now}
       from unnest(
-        ${chunk.map((v) => v.zone_id)}::int[], ${chunk.map((v) => v.owner)}::text[], ${chunk.map((v) => v.type)}::text[],
-        ${chunk.map((v) => v.ttl)}::int[], ${chunk.map((v) => JSON.stringify(v.rdata))}::text[], ${chunk.map((v) => v.description)}::text[]
-      ) as u(zone_id, owner, type, ttl, rdata, description)`.execute(db);
+        ${chunk.map((v) => v.owner)}::text[], ${chunk.map((v) => v.type)}::text[], ${chunk.map((v) => v.ttl)}::int[],
+        ${chunk.map((v) => JSON.stringify(v.rdata))}::text[], ${chunk.map((v) => v.description ?? '')}::text[]
+      ) as u(owner, type, ttl, rdata, description)`.execute(db);
   }
 }
 

@@ -81,7 +81,7 @@ export async function importZoneFile(deps: Deps, caller: Caller, input: ImportIn
     });
     await assertRecordQuota(trx, deps.config.quotas, zone.id, records.length);
     await replaceZoneNameservers(trx, zone.id, assigned.map((n) => n.id));
-    await insertZoneRecords(trx, records.map(({ owner, type, ttl, rdata }) => ({ zone_id: zone.id, owner, type, ttl, rdata, description: '' })), now);
+    await insertZoneRecords(trx, zone.id, records, now);
     const wire = serializeZone(zone, assigned);
     await deps.audit.record(trx, { actor: caller, objectType: 'zone', objectId: zone.id, action: 'create', before: null, after: wire });
     await insertRecordCreateEntries(trx, zone.id, caller.userId, now, caller.ip ?? null);

@@ -147,7 +147,9 @@ export async function importZone(zoneName: string, text: string, options: Import
       fail(line, checked.errors.map((e) => `${type} ${e.field}: ${e.message}`).join('; '));
       continue;
     }
-    result.records.push({ ...checked.record, line });
+    const record = checked.record as ImportedRecord;
+    record.line = line;
+    result.records.push(record);
   }
 
   if (!result.soa && result.errorCount === 0) fail(1, `the file has no SOA record for ${zone}`);
