@@ -12,6 +12,13 @@ export default tseslint.config(
     },
   },
   {
+    // Routes stay thin: what they need from the data layer comes through a service or serialize.ts (issue 28).
+    files: ['apps/*/src/routes/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['**/queries/*', '**/queries'], message: 'routes call services; SQL and row types stay behind them' }] }],
+    },
+  },
+  {
     files: ['**/*.js', '**/*.cjs', '**/*.mjs'],
     languageOptions: { globals: { require: 'readonly', module: 'writable', process: 'readonly', __dirname: 'readonly', console: 'readonly' } },
     rules: { '@typescript-eslint/no-require-imports': 'off' },

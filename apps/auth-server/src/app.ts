@@ -9,7 +9,7 @@ import { clientAddresses, resolvedAddress } from './http/client';
 import { cors } from './http/cors';
 import { errorRenderer } from './http/errors';
 import { buildRouter } from './routes';
-import { RECOVERY_JOB, runRecoveryJob } from './services/email-flows';
+import { RECOVERY_JOB, runRecoveryJob } from './services/email/flows';
 
 export function createApp(deps: Deps): Express {
   const app = express();

@@ -1,25 +1,13 @@
 // The one object handed down from main.ts (or a test) to createApp and every service.
 // Nothing in src/ reads process.env or opens connections except main.ts.
 import type { AuthConfig } from '@keyzone/config';
-import type { AuthDatabase } from '@keyzone/db';
 import type { JwtService } from '@keyzone/tokens';
-import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { Telemetry } from '@keyzone/telemetry';
+import type { Clock } from './clock';
 import type { Mailer } from './mail/mailer';
-
-export interface Clock {
-  now(): Date;
-}
-
-export const systemClock: Clock = { now: () => new Date() };
-
-/** One outgoing SMS; returns the provider's message id. */
-export interface SmsSender {
-  send(message: { to: string; body: string; channel?: 'sms' | 'whatsapp' }): Promise<{ messageId?: string }>;
-}
-
-export type AuthDb = Kysely<AuthDatabase>;
+import type { AuthDb } from './queries/db';
+import type { SmsSender } from './services/phone/sms-sender';
 
 export interface Deps {
   config: AuthConfig;

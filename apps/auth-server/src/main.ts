@@ -14,9 +14,10 @@ import { parseTokenArgs, type TokenArgs } from './cli/token';
 import { createMailer } from './mail/mailer';
 import { checkSmtpHost } from './mail/smtp-host-check';
 import { loggerOptions, readConfig, readSigningConfig } from './config';
-import { systemClock, type Deps } from './deps';
-import { createSmsSender } from './sms';
-import { startHousekeeping } from './services/housekeeping';
+import { type Deps } from './deps';
+import { systemClock } from './clock';
+import { createSmsSender } from './services/phone/providers';
+import { startHousekeeping } from './services/platform/housekeeping';
 import { VERSION } from './version';
 
 const USAGE = 'usage: auth-server [serve | migrate | version | token --role R [--sub S] [--exp SECONDS] | keys generate [--alg RS256|ES256|EdDSA]]';

@@ -1,7 +1,7 @@
 // Housekeeping deletes what can never be used again, in batches (here 2 rows per statement, so the loop runs),
 // and leaves everything still usable alone.
 import { randomUUID } from 'node:crypto';
-import { runHousekeeping } from '../src/services/housekeeping';
+import { runHousekeeping } from '../src/services/platform/housekeeping';
 import { startTestServer, type TestServer } from './helpers/server';
 import { signUp } from './helpers/users';
 

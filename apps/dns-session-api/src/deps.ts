@@ -1,18 +1,13 @@
 import type { Logger } from 'pino';
 import type { Telemetry } from '@keyzone/telemetry';
 import type { DnsConfig } from '@keyzone/config';
+import { systemClock, type Clock } from './clock';
 import type { Db } from './queries/db';
 import type { AuditHook } from './services/audit-hook';
 import { createDbAudit } from './services/audit';
 import { AuthTokens } from './services/auth-tokens';
 import { Publisher } from './publishing/publisher';
 import { publishingAudit } from './publishing/queue';
-
-export interface Clock {
-  now(): Date;
-}
-
-export const systemClock: Clock = { now: () => new Date() };
 
 /** The one object handed down from main.ts (or a test) to createApp: no module reads globals. */
 export interface Deps {

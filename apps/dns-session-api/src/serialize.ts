@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { envelopeSchema, metaSchema } from './http/envelope';
+import { envelopeSchema, meta, metaSchema } from './http/envelope';
 import type { GroupRow } from './queries/groups';
+import type { UserIdentityRow } from './queries/user-identities';
 import type { UserRow } from './queries/users';
 
 // The wire shapes of users, groups and sessions (spec Part 2), as zod schemas (for the OpenAPI document and the
@@ -56,6 +57,11 @@ export function serializeUser(row: UserRow): User {
   return { ...serializeLoginUser(row), is_admin: row.is_admin, deleted: row.deleted_at !== null };
 }
 
+/** The answer of the user routes: the user, its group's id, and the message. */
+export function serializeUserAnswer(row: UserRow, msg: string) {
+  return { user: serializeUser(row), group: { id: row.group_id }, meta: meta(msg) };
+}
+
 export function serializeGroup(row: GroupRow): Group {
   return { id: row.id, name: row.name, parent_gid: row.parent_id ?? 0, deleted: row.deleted_at !== null };
 }
@@ -63,4 +69,9 @@ export function serializeGroup(row: GroupRow): Group {
 /** For audit entries: the row as the wire shows it (never a password column: UserRow has none). */
 export function auditUser(row: UserRow): Record<string, unknown> {
   return { ...serializeUser(row), gid: row.group_id };
+}
+
+/** An auth-server user linked to a DNS user (GET/POST /user/<id>/identities). */
+export function serializeUserIdentity(row: UserIdentityRow) {
+  return { sub: row.sub, user_id: row.user_id, linked_by: row.linked_by, created_at: new Date(row.created_at).toISOString() };
 }

@@ -10,7 +10,7 @@ import type { IdentityRow, SessionRow, UserRow } from '../queries/columns';
 import type { FactorRow } from '../queries/mfa';
 import { findSessionById } from '../queries/sessions';
 import { findUserContext } from '../queries/user-context';
-import { isBanned } from '../services/accounts';
+import { isBanned } from '../services/sessions/accounts';
 import { verifyCached } from './verified-tokens';
 
 export interface Caller {

@@ -1,10 +1,10 @@
-// Route guard for captcha (services/captcha.ts). Mounted after the body parser. An admin's bearer token skips
+// Route guard for captcha (services/platform/captcha.ts). Mounted after the body parser. An admin's bearer token skips
 // it, and so do the token grants a browser does not type (refresh_token, pkce, id_token).
 import type { RequestHandler } from 'express';
 import type { Deps } from '../deps';
 import { bearerToken } from './auth';
 import { clientInfo } from './client';
-import { captchaTokenOf, verifyCaptcha } from '../services/captcha';
+import { captchaTokenOf, verifyCaptcha } from '../services/platform/captcha';
 
 const UNGUARDED_GRANTS = new Set(['refresh_token', 'pkce', 'id_token']);
 

@@ -5,7 +5,7 @@ import type { Request, RequestHandler } from 'express';
 import { isIP } from 'node:net';
 import { createClientAddressResolver } from '@keyzone/config';
 import type { Deps } from '../deps';
-import type { ClientInfo } from '../services/context';
+import type { ClientInfo } from '../services/platform/context';
 
 const resolvedAddresses = new WeakMap<Request, string>();
 

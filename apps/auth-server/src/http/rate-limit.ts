@@ -5,7 +5,7 @@
 // over_request_rate_limit with Retry-After.
 import type { Request, RequestHandler } from 'express';
 import type { Deps } from '../deps';
-import { LeaseBook, takeSharedLimit, type SharedLimit } from '../services/shared-rate-limits';
+import { LeaseBook, takeSharedLimit, type SharedLimit } from '../services/platform/shared-rate-limits';
 import { clientInfo } from './client';
 
 /**
@@ -22,7 +22,7 @@ export function sharedLimitClient(deps: Pick<Deps, 'config'>, req: Request): str
 }
 
 /**
- * A limit shared by every instance through PostgreSQL (services/shared-rate-limits.ts), counted per client, or per
+ * A limit shared by every instance through PostgreSQL (services/platform/shared-rate-limits.ts), counted per client, or per
  * whatever `keyOf` names (e.g. the signed-in user, after requireUser).
  */
 export function sharedRateLimit(

@@ -7,7 +7,7 @@ import { MAIL_LABELS, type OutgoingMail } from './kinds';
 import { buildActionLink, type ActionLinkParams, type LinkKind } from './links';
 import { renderHtml, renderSubject } from './render';
 import { TemplateStore } from './templates';
-import type { AuthDb } from '../deps';
+import type { AuthDb } from '../queries/db';
 import { insertQueuedJob, insertQueuedMail } from '../queries/mail-outbox';
 import type { Executor } from '../queries/users';
 import { MailOutbox, type OutboxOptions } from './outbox';

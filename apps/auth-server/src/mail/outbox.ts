@@ -5,7 +5,7 @@
 // and retries failures with exponential backoff; a message is deleted once sent, so the plain
 // code it carries is kept no longer than needed.
 import type { Logger } from 'pino';
-import type { AuthDb } from '../deps';
+import type { AuthDb } from '../queries/db';
 import { claimDueMail, deferQueuedMail, deleteQueuedMail, JOB_PREFIX, msUntilNextMail, type QueuedMail } from '../queries/mail-outbox';
 import type { Envelope, MailTransport } from './transport';
 

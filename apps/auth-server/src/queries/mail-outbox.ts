@@ -2,7 +2,7 @@
 // attempt time moves forward), so several instances deliver without sending a message twice,
 // and a message whose sender died is retried once the lease runs out.
 import { sql } from 'kysely';
-import type { AuthDb } from '../deps';
+import type { AuthDb } from './db';
 import type { Envelope } from '../mail/transport';
 import type { Executor } from './users';
 

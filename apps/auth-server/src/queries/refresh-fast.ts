@@ -5,7 +5,7 @@
 //   audit rows, and returns the session, user, identities and AMR claims.
 // Any other case returns no row and the caller takes the transactional path in refresh.ts, which
 // tells the cases apart (locked → retry / 409, revoked → reuse grace or detection, banned, ...).
-// The audit payload is built in SQL with the same fields as services/audit.ts auditEntry().
+// The audit payload is built in SQL with the same fields as services/platform/audit.ts auditEntry().
 import { sql } from 'kysely';
 import { identityColumns, sessionColumns, userColumns, type IdentityRow, type SessionRow, type UserRow } from './columns';
 import type { FactorRow } from './mfa';
@@ -83,7 +83,7 @@ export interface FastRefresh {
 /**
  * `refreshed`: the simple case was done. Otherwise nothing was written, and `seenLive` tells whether
  * the token was unrevoked in this statement's snapshot: a request that saw it live and lost the
- * lock to a concurrent refresh is a race, not reuse (services/refresh.ts).
+ * lock to a concurrent refresh is a race, not reuse (services/sessions/refresh.ts).
  */
 export type FastRefreshResult = { refreshed: FastRefresh } | { refreshed: undefined; seenLive: boolean };
 

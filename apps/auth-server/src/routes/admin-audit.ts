@@ -2,7 +2,7 @@
 // with the same X-Total-Count and Link headers as /admin/users. Guarded by requireAdmin.
 import type { RequestHandler } from 'express';
 import type { Deps } from '../deps';
-import { listAuditEntries } from '../services/admin-audit';
+import { listAuditEntries } from '../services/admin/audit-log';
 import { paginationHeaders, parsePagination } from './admin-pagination';
 
 export function listAdminAudit(deps: Deps): RequestHandler {

@@ -6,7 +6,7 @@ import type { Deps } from '../deps';
 import { ApiError, ErrorCode } from '../errors';
 import { clientInfo } from '../http/client';
 import { validate } from '../http/validate';
-import { generateLink } from '../services/admin-generate-link';
+import { generateLink } from '../services/admin/generate-link';
 import { adminActor } from './admin-users';
 import { requestRedirect } from './email-common';
 import { metadataObject, optionalString } from './schemas';

@@ -1,5 +1,5 @@
 // /admin/users and /admin/users/:user_id (reference §1.4.12). Guarded by requireAdmin in
-// routes/index.ts. Handlers parse with zod, call services/admin-users, and answer User JSON.
+// routes/index.ts. Handlers parse with zod, call services/admin/, and answer User JSON.
 import type { Request, RequestHandler } from 'express';
 import { z } from 'zod';
 import type { Deps } from '../deps';
@@ -7,9 +7,9 @@ import { ApiError, ErrorCode } from '../errors';
 import { refuseUnstorable } from '../http/body';
 import { clientInfo } from '../http/client';
 import { validate } from '../http/validate';
-import type { SortDirection } from '../queries/admin-users';
-import { createUser, deleteUser, getUser, listUsers, updateUser, type AdminActor, type AdminUserFields } from '../services/admin-users';
-import { listUsersAfterCursor } from '../services/admin-users-cursor';
+import { createUser, deleteUser, getUser, updateUser, type AdminActor, type AdminUserFields } from '../services/admin/users';
+import { listUsers, type UserListSort } from '../services/admin/users-list';
+import { listUsersAfterCursor } from '../services/admin/users-cursor';
 import { cursorLinkHeader, paginationHeaders, parseCursorMode, parsePagination } from './admin-pagination';
 import { columnString, metadataObject, optionalString } from './schemas';
 
@@ -61,12 +61,12 @@ export function adminActor(req: Request): AdminActor {
 const userIdOf = (req: Request): string => String(req.params.user_id ?? '');
 
 /** `sort=created_at [asc|desc]` (GoTrue's sort parser; only created_at is sortable). */
-function parseSort(raw: unknown): SortDirection {
+function parseSort(raw: unknown): UserListSort {
   if (raw === undefined || raw === '') return 'desc';
   const text = typeof raw === 'string' ? raw.trim() : '';
   const match = /^created_at(?:\s+(asc|desc))?$/i.exec(text);
   if (!match) throw new ApiError(400, ErrorCode.validation_failed, `Bad Sort Parameters: ${JSON.stringify(String(raw))} is not sortable (use created_at asc|desc)`);
-  return (match[1]?.toLowerCase() as SortDirection | undefined) ?? 'desc';
+  return (match[1]?.toLowerCase() as UserListSort | undefined) ?? 'desc';
 }
 
 export function listAdminUsers(deps: Deps): RequestHandler {

@@ -1,8 +1,8 @@
 // Pieces shared by the email routes: the redirect_to of a request (allow-listed) and PKCE params.
 import type { Request } from 'express';
 import type { Deps } from '../deps';
-import { redirectPolicyFor, type RedirectPolicy } from '../services/redirects';
-import { parsePkceParams, type PkceParams } from '../services/pkce';
+import { redirectPolicyFor, type RedirectPolicy } from '../services/platform/redirects';
+import { parsePkceParams, type PkceParams } from '../services/external/pkce';
 
 export function redirectPolicy(deps: Pick<Deps, 'config'>): RedirectPolicy {
   return redirectPolicyFor(deps.config);

@@ -4,8 +4,8 @@ import { z } from 'zod';
 import { authenticateUser, userOf } from '../http/auth';
 import { clientInfo } from '../http/client';
 import { validate } from '../http/validate';
-import type { ProviderClient } from '../oauth/provider-client';
-import { signInWithIdToken } from '../services/id-token-sign-in';
+import type { ProviderClient } from '../services/external/provider-client';
+import { signInWithIdToken } from '../services/external/id-token-sign-in';
 import { optionalString } from './schemas';
 import type { GrantHandler } from './token';
 

@@ -24,7 +24,7 @@ import { health, liveness } from './health';
 import { idTokenGrant } from './id-token-grant';
 import { authorize, callback, linkIdentity, unlink } from './oauth';
 import { adminDeleteFactor, adminListFactors, adminUpdateFactor, challenge, enroll, unenroll, verify as verifyFactorRoute } from './mfa';
-import { ProviderClient } from '../oauth/provider-client';
+import { ProviderClient } from '../services/external/provider-client';
 import { jwks } from './jwks';
 import { logout } from './logout';
 import { settings } from './settings';

@@ -5,7 +5,7 @@ import type { Deps } from '../deps';
 import { ApiError, ErrorCode } from '../errors';
 import { clientInfo } from '../http/client';
 import { validate } from '../http/validate';
-import { inviteUser } from '../services/email-flows';
+import { inviteUser } from '../services/email/flows';
 import { requestRedirect } from './email-common';
 import { metadataObject, optionalString } from './schemas';
 

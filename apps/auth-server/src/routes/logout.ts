@@ -4,7 +4,7 @@ import type { Deps } from '../deps';
 import { ApiError, ErrorCode } from '../errors';
 import { userOf } from '../http/auth';
 import { clientInfo } from '../http/client';
-import { logout as endSessions, type LogoutScope } from '../services/sessions';
+import { logout as endSessions, type LogoutScope } from '../services/sessions/sessions';
 
 const SCOPES: readonly LogoutScope[] = ['global', 'local', 'others'];
 

@@ -7,10 +7,10 @@ import { ApiError, ErrorCode } from '../errors';
 import { userOf } from '../http/auth';
 import { clientInfo } from '../http/client';
 import { validate } from '../http/validate';
-import type { ProviderClient } from '../oauth/provider-client';
-import { unlinkIdentity } from '../services/identities';
-import { completeAuthorization, flowCookieName, startAuthorization } from '../services/oauth-flow';
-import { FLOW_STATE_TTL_SECONDS, parsePkceParams } from '../services/pkce';
+import type { ProviderClient } from '../services/external/provider-client';
+import { unlinkIdentity } from '../services/external/identities';
+import { completeAuthorization, flowCookieName, startAuthorization } from '../services/external/oauth-flow';
+import { FLOW_STATE_TTL_SECONDS, parsePkceParams } from '../services/external/pkce';
 import { requestRedirect } from './email-common';
 
 const AuthorizeQuery = z.object({

@@ -5,8 +5,8 @@ import type { Deps } from '../deps';
 import { ApiError, ErrorCode } from '../errors';
 import { clientInfo } from '../http/client';
 import { validate } from '../http/validate';
-import { sendPasswordlessEmail } from '../services/email-flows';
-import { sendPhoneOtp } from '../services/phone-flows';
+import { sendPasswordlessEmail } from '../services/email/flows';
+import { sendPhoneOtp } from '../services/phone/flows';
 import { pkceOf, requestRedirect } from './email-common';
 import { metadataObject, optionalString, pkceFields } from './schemas';
 

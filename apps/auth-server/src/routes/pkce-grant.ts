@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { clientInfo } from '../http/client';
 import { validate } from '../http/validate';
-import { exchangeAuthCode } from '../services/pkce';
+import { exchangeAuthCode } from '../services/external/pkce';
 import { optionalString } from './schemas';
 import type { GrantHandler } from './token';
 

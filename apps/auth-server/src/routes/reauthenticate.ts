@@ -3,7 +3,7 @@ import type { RequestHandler } from 'express';
 import type { Deps } from '../deps';
 import { userOf } from '../http/auth';
 import { clientInfo } from '../http/client';
-import { sendReauthenticationNonce } from '../services/email-flows';
+import { sendReauthenticationNonce } from '../services/email/flows';
 
 export function reauthenticate(deps: Deps): RequestHandler {
   return async (req, res) => {

@@ -5,7 +5,7 @@ import type { Deps } from '../deps';
 import { ApiError, ErrorCode } from '../errors';
 import { clientInfo } from '../http/client';
 import { validate } from '../http/validate';
-import { sendRecoveryEmail } from '../services/email-flows';
+import { sendRecoveryEmail } from '../services/email/flows';
 import { pkceOf, requestRedirect } from './email-common';
 import { optionalString, pkceFields } from './schemas';
 

@@ -5,8 +5,8 @@ import type { Deps } from '../deps';
 import { ApiError, ErrorCode } from '../errors';
 import { clientInfo } from '../http/client';
 import { validate } from '../http/validate';
-import { resendEmail } from '../services/email-flows';
-import { resendPhoneCode } from '../services/phone-flows';
+import { resendEmail } from '../services/email/flows';
+import { resendPhoneCode } from '../services/phone/flows';
 import { pkceOf, requestRedirect } from './email-common';
 import { optionalString, pkceFields } from './schemas';
 

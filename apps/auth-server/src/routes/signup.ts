@@ -7,9 +7,9 @@ import { ApiError, ErrorCode } from '../errors';
 import { clientInfo } from '../http/client';
 import { burstFor, sharedLimitClient } from '../http/rate-limit';
 import { validate } from '../http/validate';
-import { signInAnonymously } from '../services/accounts';
-import { signUpWithEmail, signUpWithPhone } from '../services/password-signup';
-import { LeaseBook, takeSharedLimit, type SharedLimit } from '../services/shared-rate-limits';
+import { signInAnonymously } from '../services/sessions/accounts';
+import { signUpWithEmail, signUpWithPhone } from '../services/sessions/password-signup';
+import { LeaseBook, takeSharedLimit, type SharedLimit } from '../services/platform/shared-rate-limits';
 import { metadataObject, optionalString, pkceFields } from './schemas';
 
 const SignupBody = z.object({

@@ -7,8 +7,8 @@ import { ApiError, ErrorCode, Messages } from '../errors';
 import { receivedAt } from '../http/arrival';
 import { clientInfo } from '../http/client';
 import { validate } from '../http/validate';
-import { refreshGrant } from '../services/refresh';
-import { passwordGrant } from '../services/sign-in';
+import { refreshGrant } from '../services/sessions/refresh';
+import { passwordGrant } from '../services/sessions/sign-in';
 import { optionalString } from './schemas';
 
 const PasswordBody = z.object({ email: optionalString, phone: optionalString, password: optionalString });

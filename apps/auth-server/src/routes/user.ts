@@ -7,7 +7,7 @@ import { userOf } from '../http/auth';
 import { clientInfo } from '../http/client';
 import { validate } from '../http/validate';
 import { serializeUser } from '../serialize';
-import { updateUser } from '../services/user-update';
+import { updateUser } from '../services/sessions/user-update';
 import { metadataObject, optionalString, pkceFields } from './schemas';
 import { pkceOf, requestRedirect } from './email-common';
 

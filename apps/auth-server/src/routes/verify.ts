@@ -7,11 +7,11 @@ import { ApiError, ErrorCode } from '../errors';
 import { refuseUnstorable } from '../http/body';
 import { clientInfo } from '../http/client';
 import { validate } from '../http/validate';
-import { normalizeEmail } from '../services/accounts';
-import { PKCE_PREFIX, type TokenProof } from '../services/one-time-tokens';
-import { errorLocation, errorParams, withFragment, withQuery } from '../services/redirect-urls';
-import { verifyPhoneCode } from '../services/phone-flows';
-import { EMAIL_VERIFY_TYPES, verifyEmailToken, type EmailVerifyType } from '../services/verification';
+import { normalizeEmail } from '../services/sessions/accounts';
+import { PKCE_PREFIX, type TokenProof } from '../services/email/one-time-tokens';
+import { errorLocation, errorParams, withFragment, withQuery } from '../services/platform/redirect-urls';
+import { verifyPhoneCode } from '../services/phone/flows';
+import { EMAIL_VERIFY_TYPES, verifyEmailToken, type EmailVerifyType } from '../services/email/verification';
 import { requestRedirect } from './email-common';
 import { optionalString } from './schemas';
 

@@ -1,7 +1,7 @@
 // GET /admin/users paging, filter, sort and the exact X-Total-Count / Link headers auth-js parses;
 // GET /admin/audit. One fresh PostgreSQL database, so the counts are known.
 import { startTestServer, type TestServer } from '../helpers/server';
-import { provenTotal } from '../../src/services/admin-users';
+import { provenTotal } from '../../src/services/admin/users-list';
 import { adminCall } from './admin-helpers';
 
 let server: TestServer;

@@ -1,4 +1,4 @@
-import { bannedUntil, parseBanDuration } from '../../src/services/ban-duration';
+import { bannedUntil, parseBanDuration } from '../../src/services/admin/ban-duration';
 
 describe('parseBanDuration (Go time.ParseDuration units)', () => {
   it.each([

@@ -3,8 +3,8 @@
 import { randomUUID } from 'node:crypto';
 import { hashOneTimeToken } from '@keyzone/tokens';
 import { createTestDatabase } from '@keyzone/db/testing';
-import type { AuthDb } from '../../src/deps';
-import { clearEmailTokens, consumeEmailToken, issueEmailToken } from '../../src/services/one-time-tokens';
+import type { AuthDb } from '../../src/queries/db';
+import { clearEmailTokens, consumeEmailToken, issueEmailToken } from '../../src/services/email/one-time-tokens';
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
 let db: AuthDb;

@@ -1,4 +1,4 @@
-import { RedirectPolicy, compileAllowListGlob } from '../../src/services/redirects';
+import { RedirectPolicy, compileAllowListGlob } from '../../src/services/platform/redirects';
 
 const policy = new RedirectPolicy({
   siteUrl: 'https://app.example.com',

@@ -9,8 +9,9 @@ import { loadAuthConfig } from '@keyzone/config';
 import { createTestDatabase } from '@keyzone/db/testing';
 import { createJwtService } from '@keyzone/tokens';
 import { createApp } from '../../src/app';
-import type { AuthDb, Deps } from '../../src/deps';
-import { createSmsSender } from '../../src/sms';
+import type { Deps } from '../../src/deps';
+import type { AuthDb } from '../../src/queries/db';
+import { createSmsSender } from '../../src/services/phone/providers';
 import { TestClock } from './test-clock';
 
 export const TEST_JWT_SECRET = 'test-secret-at-least-32-characters-long!!';

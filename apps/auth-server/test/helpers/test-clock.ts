@@ -1,5 +1,5 @@
 // A clock tests move instead of sleeping. Starts at the real current time.
-import type { Clock } from '../../src/deps';
+import type { Clock } from '../../src/clock';
 
 export class TestClock implements Clock {
   private current: number;

@@ -9,6 +9,7 @@ export * from './types';
 export * from './records';
 export * from './check-zone';
 export * from './soa';
+export * from './nameserver-exports';
 export { importZone, parseTtl } from './bind/import';
 export type { ImportResult, ImportedRecord, LineError } from './bind/import';
 export { exportZone, derivedRecords, zoneFileRecords, compareNames } from './bind/export';

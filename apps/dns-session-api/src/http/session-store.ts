@@ -1,6 +1,6 @@
 import session from 'express-session';
 import type { SessionData } from 'express-session';
-import type { Clock } from '../deps';
+import type { Clock } from '../clock';
 import type { Db } from '../queries/db';
 import { deleteExpiredSessions, deleteSession, findLiveSession, markSeen, upsertSession } from '../queries/sessions';
 

@@ -7,47 +7,14 @@
 import type { DnsConfig } from '@keyzone/config';
 import type { Deps } from '../deps';
 import { enqueuePublish } from '../publishing/queue';
-import {
-  checkZone,
-  derivedRecords,
-  mailboxToRname,
-  MAX_SERIAL,
-  normalizeName,
-  rdataKey,
-  SOA_DEFAULTS,
-  validateRecord,
-} from '../dns';
+import { mailboxToRname, MAX_SERIAL, normalizeName, SOA_DEFAULTS } from '../dns';
 import type { Db } from '../queries/db';
-import type { NameserverExportType } from '../queries/nameservers';
-import { ApiError } from '../errors';
 import { checkNameserverFields } from '../services/nameservers';
 import { checkZoneFields } from '../services/zones';
-import type { PasswordScheme } from '../services/passwords';
-import { mergeRrsets, type ImportedRecord } from './merge-rrsets';
-import { mapNicToolRecord } from './records';
+import { EXPORT_TYPES, nicToolPasswordScheme, refusal } from './mappings';
+import { selectZoneRecords } from './zone-records';
+import type { ImportSummary, Kind } from './summary';
 import type { NicToolSource, NtGroup, NtNameserver, NtUser, NtZone } from './source';
-
-type Kind = 'group' | 'user' | 'nameserver' | 'zone';
-
-export interface ImportSummary {
-  dryRun: boolean;
-  imported: Record<Kind | 'record', number>;
-  unchanged: Record<Kind, number>;
-  /** Objects not imported, or imported under another name, and why. */
-  notes: Array<{ kind: Kind | 'record'; nictoolId: number; name: string; reason: string }>;
-}
-
-/** NicTool's export types (nt_nameserver_export_type.name) → Keyzone's. */
-const EXPORT_TYPES: Record<string, NameserverExportType> = {
-  djbdns: 'tinydns', tinydns: 'tinydns', bind: 'bind', 'bind-nsupdate': 'bind', powerdns: 'powerdns', nsd: 'nsd', knot: 'knot',
-};
-
-/** The scheme NicTool's authenticate would use for this stored value (reference §3, validPassword). */
-export function nicToolPasswordScheme(user: Pick<NtUser, 'password' | 'salt'>): PasswordScheme {
-  if (user.salt) return 'pbkdf2-sha512';
-  if (/^[0-9a-f]{40}$/i.test(user.password)) return 'hmac-sha1';
-  return 'plaintext';
-}
 
 export async function importNicTool(
   deps: Pick<Deps, 'db' | 'clock'>,
@@ -274,49 +241,12 @@ class Importer {
     for (const id of zone.nameserverIds.filter((i) => !this.ids.nameserver.has(i))) {
       this.note('zone', zone.id, name, `nameserver ${id} was not imported; the zone is imported without it`);
     }
-    // NS records equal to what the assigned nameservers give are derived on export: not stored twice.
-    const derived = new Set(
-      derivedRecords({
-        name, ttl: 0, soa: { rname: '', serial: 0, refresh: 0, retry: 0, expire: 0, minimum: 0 },
-        nameservers: nameserverIds.map((id) => ({ name: this.nameserverNames.get(id) ?? '', address: null, address6: null })),
-        records: [],
-      }).filter((r) => r.type === 'NS').map((r) => `${r.owner} NS ${rdataKey(r)}`),
+    const records = selectZoneRecords(
+      name,
+      nameserverIds.map((id) => this.nameserverNames.get(id) ?? ''),
+      await source.records(zone.id),
+      (nictoolId, what, reason) => this.note('record', nictoolId, what, reason),
     );
-    const accepted: ImportedRecord[] = [];
-    for (const r of await source.records(zone.id)) {
-      const mapped = mapNicToolRecord(name, r);
-      if ('skip' in mapped) {
-        this.note('record', r.id, `${r.name} in ${name}`, mapped.skip);
-        continue;
-      }
-      if (mapped.note) this.note('record', r.id, `${r.name} ${mapped.input.type} in ${name}`, mapped.note);
-      const checked = validateRecord(name, mapped.input);
-      if (!checked.record) {
-        this.note('record', r.id, `${r.name} ${mapped.input.type} in ${name}`, checked.errors.map((e) => `${e.field}: ${e.message}`).join('; '));
-        continue;
-      }
-      if (!r.deleted && derived.has(`${checked.record.owner} NS ${rdataKey(checked.record)}`)) {
-        this.note('record', r.id, `${r.name} NS in ${name}`, 'the same as an assigned nameserver of the zone, which Keyzone writes on export; not stored twice');
-        continue;
-      }
-      accepted.push({ record: checked.record, description: mapped.description, deleted: r.deleted, nictoolId: r.id });
-    }
-    // What BIND loads and NicTool never checked: an RRset whose records differ in TTL takes the lowest (RFC 2181
-    // §5.2), and an exact duplicate is merged into the first; each is listed.
-    const live = mergeRrsets(accepted.filter((a) => !a.deleted), (entry, reason) =>
-      this.note('record', entry.nictoolId, `${entry.record.owner} ${entry.record.type} in ${name}`, reason));
-    // Zone rules over the live records: every record an error names is refused, and listed.
-    const refused = new Set<number>();
-    for (const e of checkZone(name, live.map((a) => a.record))) {
-      for (const i of e.records) {
-        const entry = live[i];
-        if (!entry || refused.has(entry.nictoolId)) continue;
-        refused.add(entry.nictoolId);
-        this.note('record', entry.nictoolId, `${entry.record.owner} ${entry.record.type} in ${name}`, `${e.message} (${e.rule})`);
-      }
-    }
-    const kept = new Set(live.map((a) => a.nictoolId));
-    const records = accepted.filter((a) => (a.deleted || kept.has(a.nictoolId)) && !refused.has(a.nictoolId));
     await this.atomically(async (db) => {
       if (!zone.deleted) {
         const clash = await db.selectFrom('dns.zones').select('id').where('name', '=', name).where('deleted_at', 'is', null).executeTakeFirst();
@@ -358,31 +288,4 @@ class Importer {
       this.summary.imported.record += records.length;
     });
   }
-}
-
-/** The API's message when `check` refuses the fields (a 400 ApiError), else undefined. */
-function refusal(check: () => unknown): string | undefined {
-  try {
-    check();
-    return undefined;
-  } catch (err) {
-    if (err instanceof ApiError) return err.message;
-    throw err;
-  }
-}
-
-/** The summary as lines for the terminal. */
-export function formatSummary(summary: ImportSummary): string {
-  const kinds: Array<Kind | 'record'> = ['group', 'user', 'nameserver', 'zone', 'record'];
-  const lines = [summary.dryRun ? 'dry run: nothing was written; a real run would do this' : 'NicTool import finished'];
-  for (const kind of kinds) {
-    const unchanged = kind === 'record' ? '' : `, ${summary.unchanged[kind]} already imported`;
-    const notes = summary.notes.filter((n) => n.kind === kind).length;
-    lines.push(`  ${`${kind}s`.padEnd(12)} ${summary.imported[kind]} imported${unchanged}${notes ? `, ${notes} noted below` : ''}`);
-  }
-  if (summary.notes.length > 0) {
-    lines.push('notes (not imported, or imported differently):');
-    for (const n of summary.notes) lines.push(`  ${n.kind} ${n.nictoolId} (${n.name}): ${n.reason}`);
-  }
-  return lines.join('\n');
 }

@@ -7,7 +7,7 @@
 import { sql } from 'kysely';
 import type { DnsConfig } from '@keyzone/config';
 import type { Logger } from 'pino';
-import type { Clock } from '../deps';
+import type { Clock } from '../clock';
 import type { Db } from '../queries/db';
 import { findNameserverById } from '../queries/nameservers';
 import { publishToPowerDns, removeFromPowerDns } from './powerdns';

@@ -3,7 +3,7 @@
 // nameserver taken off a zone must drop it). Only nameservers the publisher can reach are queued: powerdns ones
 // with settings in publish.yml, and bind/nsd/knot when zone_files is configured.
 import type { DnsConfig } from '@keyzone/config';
-import type { Clock } from '../deps';
+import type { Clock } from '../clock';
 import type { Db } from '../queries/db';
 import type { AuditHook } from '../services/audit-hook';
 

@@ -1,7 +1,6 @@
 import type { Db } from './db';
 
-export const NAMESERVER_EXPORT_TYPES = ['bind', 'nsd', 'knot', 'powerdns', 'tinydns'] as const;
-export type NameserverExportType = (typeof NAMESERVER_EXPORT_TYPES)[number];
+import type { NameserverExportType } from '../dns/nameserver-exports';
 
 /** What a client sets on a nameserver. */
 export interface NameserverValues {

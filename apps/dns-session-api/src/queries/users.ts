@@ -1,7 +1,9 @@
 import { CompiledQuery, sql } from 'kysely';
 import { executeNamed } from '@keyzone/db';
-import type { PasswordScheme } from '../services/passwords';
 import type { Db } from './db';
+
+/** How dns.users.password_hash is to be read (NicTool imports keep their scheme until the next login). */
+export type PasswordScheme = 'bcrypt' | 'pbkdf2-sha512' | 'hmac-sha1' | 'plaintext';
 
 /** Everything but the password columns: what services may hand towards a response. */
 export interface UserRow {

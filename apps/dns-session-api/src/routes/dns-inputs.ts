@@ -22,9 +22,6 @@ export const paging = {
   sort_dir: z.enum(['asc', 'desc']).optional().transform((v) => v ?? 'asc').meta({ description: 'asc (default) or desc' }),
 };
 
-/** The keys of a sort-column map, as a tuple z.enum takes. */
-export const sortKeys = <T extends object>(o: T) => Object.keys(o) as [keyof T & string, ...(keyof T & string)[]];
-
 export const gidQuery = idString.optional().meta({ description: 'the group to list (default: yours)' });
 export const deletedFlag = boolQuery('true: deleted objects only');
 export const subgroupsFlag = boolQuery('true: include the groups below gid');

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { envelope, envelopeSchema } from '../http/envelope';
 import { defineRoute, type RouteFamily } from '../http/route';
 import { ApiError } from '../errors';
-import { pingDatabase } from '../queries/health';
+import { checkDatabase } from '../services/health';
 import { errorSchema } from './examples';
 
 // GET /health for load balancers and the container HEALTHCHECK: 200 when the database answers, else 503.
@@ -32,7 +32,7 @@ export const healthRoutes: RouteFamily = {
       },
       async handler(_input, { deps }) {
         try {
-          await pingDatabase(deps.db);
+          await checkDatabase(deps);
         } catch (err) {
           deps.log.warn({ err }, 'health check: database unavailable');
           throw new ApiError('unavailable', 'database unavailable', undefined, { cause: err });

@@ -4,7 +4,7 @@ import { publishStatus } from '../publishing/publisher';
 import { envelope, envelopeSchema } from '../http/envelope';
 import { defineRoute, type RouteFamily } from '../http/route';
 import { deletedQuery, emptyQuery, idNumber, idParams } from '../http/schemas';
-import { NAMESERVER_EXPORT_TYPES } from '../queries/nameservers';
+import { NAMESERVER_EXPORT_TYPES } from '../dns';
 import { nameserverResponseSchema, nameserverSchema, serializeNameserver } from '../serialize-zones';
 import { changeNameserver, createNameserver, deleteNameserver, getNameserver, listNameservers } from '../services/nameservers';
 import { boolQuery, deletedFlag, gidQuery, plainText, subgroupsFlag, ttl } from './dns-inputs';

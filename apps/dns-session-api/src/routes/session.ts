@@ -4,11 +4,10 @@ import { metaOnlySchema, withMeta } from '../http/envelope';
 import { defineRoute, type RouteFamily } from '../http/route';
 import { emptyQuery } from '../http/schemas';
 import { clearSessionCookie } from '../http/session-cookie';
-import { nextSessionId } from '../queries/sessions';
 import { loginResponseSchema, serializeLoginUser } from '../serialize';
 import { clientAddressOf } from '../http/client-address';
 import { takeLoginAttempt } from '../services/login-limits';
-import { authenticate, authenticateWithAccessToken, currentLogin } from '../services/sessions';
+import { authenticate, authenticateWithAccessToken, currentLogin, reserveSessionId } from '../services/sessions';
 import { errorExamples } from './examples';
 
 const credentialsBody = z
@@ -73,7 +72,7 @@ const login = defineRoute({
     const { user, group } = 'access_token' in body
       ? await authenticateWithAccessToken(deps, body.access_token)
       : await authenticate(deps, body.username, body.password);
-    const rowId = await nextSessionId(deps.db);
+    const rowId = await reserveSessionId(deps);
     // A new id at login (no session fixation) whenever a stored session came with the request. Without one,
     // express-session has just generated a fresh id that no client has seen, so there is nothing to replace.
     if (req.session.rowId) await regenerate(req);

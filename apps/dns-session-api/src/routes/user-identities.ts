@@ -4,16 +4,12 @@ import { z } from 'zod';
 import { envelope, envelopeSchema, metaOnlySchema, withMeta } from '../http/envelope';
 import { defineRoute, type RouteFamily } from '../http/route';
 import { idParams, idString } from '../http/schemas';
-import type { UserIdentityRow } from '../queries/user-identities';
+import { serializeUserIdentity } from '../serialize';
 import { identitiesOf, linkIdentity, unlinkIdentity } from '../services/user-identities';
 import { errorExamples } from './examples';
 
 const sub = z.uuid().meta({ description: "The auth server's user id (the access token's `sub`)", example: '5f0c7e0e-8d3a-4b53-9c51-2f0d6d1f6b3e' });
 const identitySchema = z.object({ sub: z.string(), user_id: z.number(), linked_by: z.enum(['admin', 'verified_email']), created_at: z.string() });
-
-function serializeIdentity(row: UserIdentityRow) {
-  return { sub: row.sub, user_id: row.user_id, linked_by: row.linked_by, created_at: new Date(row.created_at).toISOString() };
-}
 
 const example = { sub: '5f0c7e0e-8d3a-4b53-9c51-2f0d6d1f6b3e', user_id: 4096, linked_by: 'admin', created_at: '2026-11-25T12:00:00.000Z' };
 const common = { 401: errorExamples.missingAuthentication, 403: errorExamples.forbidden, 404: errorExamples.notFound('User') };
@@ -38,7 +34,7 @@ export const userIdentityRoutes: RouteFamily = {
       },
       async handler({ params, body }, { deps, caller }) {
         const row = await linkIdentity(deps, caller, params.id, body.sub);
-        return { status: 201, body: envelope('identity', serializeIdentity(row), 'identity linked') };
+        return { status: 201, body: envelope('identity', serializeUserIdentity(row), 'identity linked') };
       },
     }),
     defineRoute({
@@ -52,7 +48,7 @@ export const userIdentityRoutes: RouteFamily = {
         ...common,
       },
       async handler({ params }, { deps, caller }) {
-        return { body: envelope('identities', (await identitiesOf(deps, caller, params.id)).map(serializeIdentity), 'identities') };
+        return { body: envelope('identities', (await identitiesOf(deps, caller, params.id)).map(serializeUserIdentity), 'identities') };
       },
     }),
     defineRoute({

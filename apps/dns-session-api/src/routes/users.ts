@@ -1,11 +1,9 @@
 import { z } from 'zod';
-import { meta } from '../http/envelope';
 import { defineRoute, type RouteFamily } from '../http/route';
 import { deletedQuery, idNumber, idParams } from '../http/schemas';
-import type { UserRow } from '../queries/users';
 import { envelope, envelopeSchema } from '../http/envelope';
 import { badRequest } from '../errors';
-import { serializeUser, userResponseSchema, userSchema } from '../serialize';
+import { serializeUser, serializeUserAnswer, userResponseSchema, userSchema } from '../serialize';
 import { listUsersOfGroup } from '../services/groups';
 import { deletedFlag, gidQuery, subgroupsFlag } from './dns-inputs';
 import { currentLogin } from '../services/sessions';
@@ -46,10 +44,6 @@ const userExample = {
 };
 const withMsg = (msg: string) => ({ ...userExample, meta: { ...userExample.meta, msg } });
 
-function userBody(row: UserRow, msg: string) {
-  return { user: serializeUser(row), group: { id: row.group_id }, meta: meta(msg) };
-}
-
 const common = {
   401: errorExamples.missingAuthentication,
   403: errorExamples.forbidden,
@@ -81,7 +75,7 @@ export const userRoutes: RouteFamily = {
         if (query.gid === undefined) {
           if (query.include_subgroups || query.deleted) throw badRequest('Invalid request query input: include_subgroups and deleted go with gid');
           const { user } = await currentLogin(deps, caller);
-          return { body: userBody(user, 'this is you') };
+          return { body: serializeUserAnswer(user, 'this is you') };
         }
         const users = await listUsersOfGroup(deps, caller, query.gid, { deleted: query.deleted, includeSubgroups: query.include_subgroups });
         return { body: envelope('user', users.map(serializeUser), 'users in group') };
@@ -98,7 +92,7 @@ export const userRoutes: RouteFamily = {
       responses: { 200: { description: 'The user', schema: userResponseSchema, example: userExample }, 400: errorExamples.badInput, ...common },
       async handler({ params, query }, { deps, caller }) {
         const user = await getUser(deps, caller, params.id, { deleted: query.deleted });
-        return { body: userBody(user, "here's your user") };
+        return { body: serializeUserAnswer(user, "here's your user") };
       },
     }),
     defineRoute({
@@ -116,7 +110,7 @@ export const userRoutes: RouteFamily = {
       },
       async handler({ body }, { deps, caller }) {
         const user = await createUser(deps, caller, body);
-        return { status: 201, body: userBody(user, 'I created this user') };
+        return { status: 201, body: serializeUserAnswer(user, 'I created this user') };
       },
     }),
     defineRoute({
@@ -138,7 +132,7 @@ export const userRoutes: RouteFamily = {
       },
       async handler({ params, body }, { deps, caller }) {
         const user = await updateUserById(deps, caller, params.id, body);
-        return { body: userBody(user, 'user updated') };
+        return { body: serializeUserAnswer(user, 'user updated') };
       },
     }),
     defineRoute({
@@ -154,7 +148,7 @@ export const userRoutes: RouteFamily = {
       },
       async handler({ params }, { deps, caller }) {
         const user = await deleteUser(deps, caller, params.id);
-        return { body: userBody(user, 'I deleted that user') };
+        return { body: serializeUserAnswer(user, 'I deleted that user') };
       },
     }),
   ],

@@ -2,12 +2,11 @@ import { z } from 'zod';
 import { envelope, meta } from '../http/envelope';
 import { defineRoute, type RouteFamily } from '../http/route';
 import { deletedQuery, idNumber, idParams, idString } from '../http/schemas';
-import { RECORD_SORT_COLUMNS } from '../queries/zone-records';
 import { RECORD_TYPES } from '../dns';
 import { listEnvelopeSchema, rdataFieldSchemas, serializeZoneRecord, zoneRecordResponseSchema, zoneRecordSchema } from '../serialize-zones';
 import { recordHistory } from '../services/history';
-import { changeZoneRecord, createZoneRecord, deleteZoneRecord, getZoneRecord, listZoneRecords } from '../services/zone-records';
-import { deletedFlag, paging, plainText, sortKeys, ttl } from './dns-inputs';
+import { changeZoneRecord, createZoneRecord, deleteZoneRecord, getZoneRecord, listZoneRecords, RECORD_SORT_KEYS } from '../services/zone-records';
+import { deletedFlag, paging, plainText, ttl } from './dns-inputs';
 import { errorExamples } from './examples';
 import { historyRoute } from './history';
 
@@ -53,7 +52,7 @@ const common = { 401: errorExamples.missingAuthentication, 403: errorExamples.fo
 
 const listQuery = {
   deleted: deletedFlag, search: plainText(255).optional(), type: plainText(10).optional().transform((v) => v?.toUpperCase()),
-  sort_by: z.enum(sortKeys(RECORD_SORT_COLUMNS)).optional().transform((v) => v ?? 'owner').meta({ description: 'id, owner (default), type or ttl' }),
+  sort_by: z.enum(RECORD_SORT_KEYS).optional().transform((v) => v ?? 'owner').meta({ description: 'id, owner (default), type or ttl' }),
   ...paging,
 };
 

@@ -2,11 +2,10 @@ import { z } from 'zod';
 import { envelope, meta, metaSchema } from '../http/envelope';
 import { defineRoute, type RouteFamily } from '../http/route';
 import { deletedQuery, idNumber, idParams } from '../http/schemas';
-import { ZONE_SORT_COLUMNS } from '../queries/zones';
 import { listEnvelopeSchema, zoneResponseSchema, zoneSchema } from '../serialize-zones';
 import { zoneHistory } from '../services/history';
-import { changeZone, createZone, deleteZone, getZone, listZones, zoneNsRecords } from '../services/zones';
-import { deletedFlag, gidQuery, paging, plainText, sortKeys, subgroupsFlag, ttl } from './dns-inputs';
+import { changeZone, createZone, deleteZone, getZone, listZones, ZONE_SORT_KEYS, zoneNsRecords } from '../services/zones';
+import { deletedFlag, gidQuery, paging, plainText, subgroupsFlag, ttl } from './dns-inputs';
 import { errorExamples } from './examples';
 import { historyRoute } from './history';
 import { recordListRoute } from './zone-records';
@@ -57,7 +56,7 @@ export const zoneRoutes: RouteFamily = {
       query: z.object({
         gid: gidQuery, deleted: deletedFlag, include_subgroups: subgroupsFlag,
         search: plainText(255).optional(),
-        sort_by: z.enum(sortKeys(ZONE_SORT_COLUMNS)).optional().transform((v) => v ?? 'zone').meta({ description: 'id, zone (default), description, serial or last_modified' }),
+        sort_by: z.enum(ZONE_SORT_KEYS).optional().transform((v) => v ?? 'zone').meta({ description: 'id, zone (default), description, serial or last_modified' }),
         ...paging,
       }).strict(),
       responses: { 200: { description: 'A page of zones', schema: listEnvelopeSchema('zone', zoneSchema), example: { zone: [zoneExample], meta: { ...meta("here's your zone(s)"), pagination } } }, 400: errorExamples.badInput, ...common },

@@ -2,12 +2,12 @@
 // group, with who, when, and the object's wire shape before and after. `dbAudit` is the AuditHook that
 // deps.audit carries, so the user and group services record through the same table; it writes inside the
 // caller's transaction, so a change and its history entry commit or roll back together.
-import type { Deps } from '../deps';
+import type { Clock } from '../clock';
 import { insertAuditEntry } from '../queries/audit';
 import type { Db } from '../queries/db';
 import type { AuditEntry, AuditHook } from './audit-hook';
 
-export function createDbAudit(clock: Deps['clock']): AuditHook {
+export function createDbAudit(clock: Clock): AuditHook {
   return {
     async record(trx: Db, entry: AuditEntry): Promise<void> {
       const zoneId =

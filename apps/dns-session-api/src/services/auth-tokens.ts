@@ -13,7 +13,7 @@
 // The caller then has that DNS user's permissions. Every refusal is the same 401 to the client.
 import { requireUser, type RequireUserMiddleware } from '@keyzone/tokens';
 import type { DnsConfig } from '@keyzone/config';
-import type { Clock } from '../deps';
+import type { Clock } from '../clock';
 import { ApiError, MESSAGES } from '../errors';
 import type { Db } from '../queries/db';
 import { deleteLinksToGoneUsers, findLinkedUser, findLiveUserIdsByEmail, insertUserIdentity } from '../queries/user-identities';

@@ -1,11 +1,11 @@
 import { isUniqueViolation } from '@keyzone/db';
 import type { Deps } from '../deps';
-import { canonicalIpv6, checkHostName, checkName, isIpv4, normalizeName, checkTtl, fieldError, nextSerial, type FieldError } from '../dns';
+import { canonicalIpv6, checkHostName, checkName, isIpv4, normalizeName, checkTtl, fieldError, nextSerial, type FieldError, type NameserverExportType } from '../dns';
 import { conflict, notFound } from '../errors';
 import { findAncestorGroupIds } from '../queries/group-tree';
 import {
   countLiveZonesOfNameserver, findNameserverById, findNameservers, insertNameserver, updateNameserver,
-  type NameserverExportType, type NameserverRow, type NameserverValues,
+  type NameserverRow, type NameserverValues,
 } from '../queries/nameservers';
 import { findZoneById, findZoneNameservers, findZonesOfNameserverForUpdate, updateZone } from '../queries/zones';
 import { serializeNameserver } from '../serialize-zones';

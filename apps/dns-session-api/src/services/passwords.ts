@@ -2,11 +2,11 @@ import { createHmac, pbkdf2, randomBytes } from 'node:crypto';
 import { constantTimeEqual } from '@keyzone/tokens';
 import { promisify } from 'node:util';
 import bcrypt from 'bcrypt';
+import type { PasswordScheme } from '../queries/users';
 
 const pbkdf2Async = promisify(pbkdf2);
 
-/** How dns.users.password_hash is to be read (NicTool imports keep their scheme until the next login). */
-export type PasswordScheme = 'bcrypt' | 'pbkdf2-sha512' | 'hmac-sha1' | 'plaintext';
+export type { PasswordScheme };
 
 export interface StoredPassword {
   hash: string;

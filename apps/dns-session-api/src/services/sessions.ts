@@ -1,6 +1,7 @@
 import type { Deps } from '../deps';
 import { ApiError, invalidCredentials, notFound } from '../errors';
 import { findGroupById } from '../queries/groups';
+import { nextSessionId } from '../queries/sessions';
 import { findLoginUser, findUserById, upgradePasswordHash, type UserRow } from '../queries/users';
 import type { Caller } from './caller';
 import { DummyPasswordCheck, hashPassword, verifyPassword } from './passwords';
@@ -82,4 +83,9 @@ export async function currentLogin(deps: Deps, caller: Caller): Promise<{ user: 
   const group = user ? await findGroupById(deps.db, user.group_id) : undefined;
   if (!user || !group) throw notFound('User not found');
   return { user, group: { id: group.id, name: group.name } };
+}
+
+/** The id of the session row a login is about to store (taken before the row, so the cookie can carry it). */
+export function reserveSessionId(deps: Pick<Deps, 'db'>): Promise<number> {
+  return nextSessionId(deps.db);
 }

@@ -7,7 +7,7 @@ import { notFound } from '../errors';
 import type { Db } from '../queries/db';
 import {
   findRecordsNear, findZoneRecordById, findZoneRecords, insertZoneRecord, updateZoneRecord,
-  type RecordListFilter, type ZoneRecordRow,
+  RECORD_SORT_COLUMNS, type RecordListFilter, type ZoneRecordRow,
 } from '../queries/zone-records';
 import { findZoneById, findZoneNameservers, type ZoneRow } from '../queries/zones';
 import { serializeZoneRecord, type ZoneRecordWire } from '../serialize-zones';
@@ -17,6 +17,9 @@ import { invalidInput } from './dns-errors';
 import { checkRecordChange, rrsetTtl, toZoneRecord } from './zone-rules';
 import { assertRecordQuota } from './quotas';
 import { bumpSerial, lockZoneForChange } from './zones';
+
+/** What GET /zone_record sorts by (sort_by). */
+export const RECORD_SORT_KEYS = Object.keys(RECORD_SORT_COLUMNS) as [RecordListFilter['sortBy'], ...RecordListFilter['sortBy'][]];
 
 export interface RecordInput {
   zid?: number;

@@ -8,7 +8,7 @@ import type { Db } from '../queries/db';
 import { findLiveNameserversByIds, type NameserverRow } from '../queries/nameservers';
 import {
   findZoneById, findZoneNameservers, findZones, insertZone, replaceZoneNameservers, updateZone,
-  type ZoneListFilter, type ZoneRow, type ZoneValues,
+  ZONE_SORT_COLUMNS, type ZoneListFilter, type ZoneRow, type ZoneValues,
 } from '../queries/zones';
 import { serializeZone, type Zone } from '../serialize-zones';
 import type { Caller } from './caller';
@@ -31,6 +31,9 @@ export interface ZoneInput {
   nameservers?: number[];
   deleted?: boolean;
 }
+
+/** What GET /zone sorts by (sort_by), first the default. */
+export const ZONE_SORT_KEYS = Object.keys(ZONE_SORT_COLUMNS) as [ZoneListFilter['sortBy'], ...ZoneListFilter['sortBy'][]];
 
 export const duplicateZone = () => conflict('A zone with that name already exists');
 

@@ -1,0 +1,27 @@
+// GET /admin/audit: audit log entries, newest first, in GoTrue's AuditLogEntry JSON shape
+// ({instance_id, id, payload, created_at, ip_address}).
+import type { Deps } from '../../deps';
+import { countAuditEntries, findAuditPage, type AuditEntryRow } from '../../queries/admin-audit';
+import { timestamp } from '../../serialize';
+
+export interface AuditEntryJson {
+  instance_id: string | null;
+  id: string;
+  payload: unknown;
+  created_at: string | undefined;
+  ip_address: string;
+}
+
+function toJson(row: AuditEntryRow): AuditEntryJson {
+  const payload = typeof row.payload === 'string' ? (JSON.parse(row.payload) as unknown) : row.payload;
+  return { instance_id: row.instance_id, id: row.id, payload, created_at: timestamp(row.created_at), ip_address: row.ip_address };
+}
+
+export async function listAuditEntries(
+  deps: Pick<Deps, 'db'>,
+  page: number,
+  perPage: number,
+): Promise<{ entries: AuditEntryJson[]; total: number }> {
+  const [rows, total] = await Promise.all([findAuditPage(deps.db, page, perPage), countAuditEntries(deps.db)]);
+  return { entries: rows.map(toJson), total };
+}

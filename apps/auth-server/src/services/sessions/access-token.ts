@@ -1,0 +1,66 @@
+// Access tokens (reference §3.1) and the token response (§1.4). Claims are recomputed from the
+// database rows on every issue, so metadata changes show up after a refresh.
+import type { Deps } from '../../deps';
+import type { IdentityRow, UserRow } from '../../queries/columns';
+import { findFactorsByUserId, type FactorRow } from '../../queries/mfa';
+import { serializeTokenResponse, serializeUser, type TokenResponseJson } from '../../serialize';
+
+export interface AmrEntry {
+  method: string;
+  timestamp: number;
+}
+
+function metadata(value: unknown): Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}
+
+export function accessTokenClaims(
+  user: UserRow,
+  session: { id: string; aal: string | null },
+  amr: AmrEntry[],
+): Record<string, unknown> {
+  return {
+    aud: user.aud ?? '',
+    sub: user.id,
+    email: user.email ?? '',
+    phone: user.phone ?? '',
+    app_metadata: metadata(user.raw_app_meta_data),
+    user_metadata: metadata(user.raw_user_meta_data),
+    role: user.role ?? '',
+    aal: session.aal ?? 'aal1',
+    amr,
+    session_id: session.id,
+    is_anonymous: user.is_anonymous === true,
+  };
+}
+
+/** Signs the access token and builds the full token response for an existing session. */
+export async function tokenResponse(
+  deps: Pick<Deps, 'jwt' | 'config' | 'clock' | 'db'>,
+  input: {
+    user: UserRow;
+    identities: IdentityRow[];
+    session: { id: string; aal: string | null };
+    amr: AmrEntry[];
+    refreshToken: string;
+    weakPassword?: { message: string; reasons: string[] };
+    /** The user's factors when the caller's read already has them (saves a query on the hot paths). */
+    factors?: FactorRow[];
+  },
+): Promise<TokenResponseJson> {
+  const issuedAt = deps.clock.now();
+  const expiresIn = deps.config.jwt.exp;
+  // The user's factors travel with every session: auth-js reads them for the next assurance level.
+  const [accessToken, factors] = await Promise.all([
+    deps.jwt.sign(accessTokenClaims(input.user, input.session, input.amr), { expiresInSeconds: expiresIn, now: issuedAt }),
+    input.factors ?? findFactorsByUserId(deps.db, input.user.id),
+  ]);
+  return serializeTokenResponse({
+    accessToken,
+    expiresIn,
+    issuedAt,
+    refreshToken: input.refreshToken,
+    user: serializeUser(input.user, input.identities, factors),
+    weakPassword: input.weakPassword,
+  });
+}
