@@ -2,7 +2,7 @@
 // and the serial (YYYYMMDDnn) advances on every change of the zone or its records.
 import { isUniqueViolation } from '@keyzone/db';
 import type { Deps } from '../deps';
-import { checkName, checkTtl, fieldError, mailboxToRname, MAX_SERIAL, nextSerial, normalizeName, SOA_DEFAULTS, type FieldError } from '../dns';
+import { checkName, checkTtl, derivedRecords, fieldError, mailboxToRname, MAX_SERIAL, nextSerial, normalizeName, SOA_DEFAULTS, type FieldError } from '../dns';
 import { conflict, notFound } from '../errors';
 import type { Db } from '../queries/db';
 import { findLiveNameserversByIds, type NameserverRow } from '../queries/nameservers';
@@ -97,7 +97,9 @@ export async function zoneNsRecords(deps: Deps, caller: Caller, id: number): Pro
   if (!zone || zone.deleted_at) throw notFound('Zone not found');
   await assertGroupAccess(deps.db, caller, zone.group_id, 'zone');
   const nameservers = (await findZoneNameservers(deps.db, [zone.id])).get(zone.id) ?? [];
-  return nameservers.map((ns) => ({ owner: zone.name, ttl: zone.ttl, dname: normalizeName(ns.name) }));
+  return derivedRecords({ name: zone.name, ttl: zone.ttl, soa: { rname: '', serial: 0, refresh: 0, retry: 0, expire: 0, minimum: 0 }, nameservers, records: [] })
+    .filter((r) => r.type === 'NS')
+    .map((r) => ({ owner: r.owner, ttl: r.ttl, dname: String(r.rdata.dname) }));
 }
 
 /** A zone the caller may change, locked for the rest of the transaction (serializes changes per zone). */

@@ -45,6 +45,20 @@ describe('GET /zone/:id/export', () => {
     expect(check.ok).toBe(true);
   });
 
+  test("NS records and glue take the nameservers' TTLs, the NS set the lowest of them, as NicTool writes them (issue 27)", async () => {
+    const name = uniqueZone('nsttl');
+    const inside = await newNameserver(alice, { name: `ns1.${name}`, address: '192.0.2.1', ttl: 86400 });
+    const outside = await newNameserver(alice, { ttl: 7200 });
+    const zone = await newZone(alice, { zone: name, nameservers: [inside.id, outside.id] });
+    const text = expectStatus(await alice.get(`/zone/${zone.id}/export`), 200).text;
+    expect(text).toContain(`@\t7200\tIN\tNS\tns1.${name}`);
+    expect(text).toContain(`@\t7200\tIN\tNS\t${outside.name}`);
+    expect(text).toContain('ns1\t86400\tIN\tA\t192.0.2.1');
+    expect(namedCheckzone(name, text).ok).toBe(true);
+    const ns = expectStatus(await alice.get(`/zone/${zone.id}/ns`), 200).body.ns;
+    expect(ns).toEqual([{ owner: name, ttl: 7200, dname: `ns1.${name}` }, { owner: name, ttl: 7200, dname: outside.name }]);
+  });
+
   test('deleted records and deleted zones are not exported', async () => {
     const zone = await newZone(alice, { nameservers: [(await newNameserver(alice)).id] });
     const r = await addRecord(alice, zone.id, { owner: 'gone', type: 'A', address: '192.0.2.9' });

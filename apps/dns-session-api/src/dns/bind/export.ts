@@ -10,6 +10,8 @@ export interface ExportNameserver {
   name: string;
   address?: string | null;
   address6?: string | null;
+  /** The nameserver's own TTL for its NS record and glue (NicTool's nt_nameserver.ttl); the zone's when absent. */
+  ttl?: number | null;
 }
 
 export interface ExportZone {
@@ -37,16 +39,22 @@ export function compareNames(a: string, b: string): number {
 
 const TYPE_ORDER = new Map<string, number>(RECORD_TYPES.map((t, i) => [t, i]));
 
-/** The records the zone row itself implies: NS per assigned name server, A/AAAA glue for in-zone ones. */
+/**
+ * The records the zone row itself implies: NS per assigned name server, A/AAAA glue for in-zone ones. Each
+ * takes its nameserver's TTL, as NicTool writes them; the apex NS set, which must share one TTL, takes the
+ * lowest of them (RFC 2181 §5.2, as the importers merge mixed-TTL sets).
+ */
 export function derivedRecords(zone: ExportZone): ZoneRecord[] {
   const name = normalizeName(zone.name);
   const out: ZoneRecord[] = [];
+  const ttlOf = (ns: ExportNameserver) => ns.ttl ?? zone.ttl;
+  const nsTtl = zone.nameservers.length ? Math.min(...zone.nameservers.map(ttlOf)) : zone.ttl;
   for (const ns of zone.nameservers) {
     const host = normalizeName(ns.name);
-    out.push({ owner: name, type: 'NS', ttl: zone.ttl, rdata: { dname: host } });
+    out.push({ owner: name, type: 'NS', ttl: nsTtl, rdata: { dname: host } });
     if (isInZone(host, name)) {
-      if (ns.address) out.push({ owner: host, type: 'A', ttl: zone.ttl, rdata: { address: ns.address } });
-      if (ns.address6) out.push({ owner: host, type: 'AAAA', ttl: zone.ttl, rdata: { address: ns.address6 } });
+      if (ns.address) out.push({ owner: host, type: 'A', ttl: ttlOf(ns), rdata: { address: ns.address } });
+      if (ns.address6) out.push({ owner: host, type: 'AAAA', ttl: ttlOf(ns), rdata: { address: ns.address6 } });
     }
   }
   return out;
