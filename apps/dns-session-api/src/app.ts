@@ -67,11 +67,13 @@ export function createApp(deps: Deps): Express {
   return app;
 }
 
-
-/** One layer in place of two path-matched ones: `handlers` in turn on exactly `path`, `otherwise` elsewhere. */
+/**
+ * One layer in place of two path-matched ones: `handlers` in turn on `path` (with or without the trailing slash
+ * Express's routes also accept), `otherwise` elsewhere.
+ */
 function onPath(path: string, handlers: RequestHandler[], otherwise: RequestHandler): RequestHandler {
   return (req, res, next) => {
-    if (req.path !== path) return otherwise(req, res, next);
+    if (req.path !== path && req.path !== `${path}/`) return otherwise(req, res, next);
     let i = 0;
     const step = (err?: unknown): void => {
       if (err !== undefined || i === handlers.length) return next(err);

@@ -38,6 +38,14 @@ describe.each(['postgres', 'pglite'] as const)('POST/GET/DELETE /session on %s',
     expect(cookie).not.toContain('Secure');
   });
 
+  test('POST /session/ (a trailing slash) logs in like /session, and its cookie works', async () => {
+    const client = t.client();
+    const res = await client.post('/session/', { username: 'route-test@route.example.com', password: PASSWORD });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('set-cookie')).toMatch(/HttpOnly/i);
+    expect((await client.get('/session')).status).toBe(200);
+  });
+
   test('a username without @group uses the configured default group', async () => {
     const res = await t.client().post('/session', { username: 'default-group-user', password: PASSWORD });
     expect(res.status).toBe(200);
