@@ -14,11 +14,7 @@ export function selectZoneRecords(
 ): ImportedRecord[] {
   // NS records equal to what the assigned nameservers give are derived on export: not stored twice.
   const derived = new Set(
-    derivedRecords({
-      name, ttl: 0, soa: { rname: '', serial: 0, refresh: 0, retry: 0, expire: 0, minimum: 0 },
-      nameservers: nameserverNames.map((ns) => ({ name: ns, address: null, address6: null })),
-      records: [],
-    }).filter((r) => r.type === 'NS').map((r) => `${r.owner} NS ${rdataKey(r)}`),
+    derivedRecords({ name, ttl: 0, nameservers: nameserverNames.map((ns) => ({ name: ns })) }).filter((r) => r.type === 'NS').map((r) => `${r.owner} NS ${rdataKey(r)}`),
   );
   const accepted: ImportedRecord[] = [];
   for (const r of sourceRecords) {

@@ -66,7 +66,7 @@ export async function importZoneFile(deps: Deps, caller: Caller, input: ImportIn
     // Those NS records, and A/AAAA glue equal to what the assigned nameservers' addresses give, are derived
     // again on export: storing them too would duplicate them.
     const derived = new Set(
-      derivedRecords({ name: parsed.zone, ttl: 0, soa: { rname: '', serial: 0, refresh: 0, retry: 0, expire: 0, minimum: 0 }, nameservers: assigned, records: [] })
+      derivedRecords({ name: parsed.zone, ttl: 0, nameservers: assigned })
         .map((r) => `${r.owner} ${r.type} ${rdataKey(r)}`),
     );
     const records = await filterInSlices(parsed.records, (r) => !derived.has(`${r.owner} ${r.type} ${rdataKey(r)}`));

@@ -32,7 +32,7 @@ export interface ZoneInput {
   deleted?: boolean;
 }
 
-/** What GET /zone sorts by (sort_by), first the default. */
+/** What GET /zone can sort by (sort_by). */
 export const ZONE_SORT_KEYS = Object.keys(ZONE_SORT_COLUMNS) as [ZoneListFilter['sortBy'], ...ZoneListFilter['sortBy'][]];
 
 export const duplicateZone = () => conflict('A zone with that name already exists');
@@ -97,7 +97,7 @@ export async function zoneNsRecords(deps: Deps, caller: Caller, id: number): Pro
   if (!zone || zone.deleted_at) throw notFound('Zone not found');
   await assertGroupAccess(deps.db, caller, zone.group_id, 'zone');
   const nameservers = (await findZoneNameservers(deps.db, [zone.id])).get(zone.id) ?? [];
-  return derivedRecords({ name: zone.name, ttl: zone.ttl, soa: { rname: '', serial: 0, refresh: 0, retry: 0, expire: 0, minimum: 0 }, nameservers, records: [] })
+  return derivedRecords({ name: zone.name, ttl: zone.ttl, nameservers })
     .filter((r) => r.type === 'NS')
     .map((r) => ({ owner: r.owner, ttl: r.ttl, dname: String(r.rdata.dname) }));
 }

@@ -44,7 +44,7 @@ const TYPE_ORDER = new Map<string, number>(RECORD_TYPES.map((t, i) => [t, i]));
  * takes its nameserver's TTL, as NicTool writes them; the apex NS set, which must share one TTL, takes the
  * lowest of them (RFC 2181 §5.2, as the importers merge mixed-TTL sets).
  */
-export function derivedRecords(zone: ExportZone): ZoneRecord[] {
+export function derivedRecords(zone: Pick<ExportZone, 'name' | 'ttl' | 'nameservers'>): ZoneRecord[] {
   const name = normalizeName(zone.name);
   const out: ZoneRecord[] = [];
   const ttlOf = (ns: ExportNameserver) => ns.ttl ?? zone.ttl;
