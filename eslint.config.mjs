@@ -20,7 +20,13 @@ export default tseslint.config(
   },
   {
     files: ['**/*.js', '**/*.cjs', '**/*.mjs'],
-    languageOptions: { globals: { require: 'readonly', module: 'writable', process: 'readonly', __dirname: 'readonly', console: 'readonly' } },
+    languageOptions: {
+      globals: Object.fromEntries(
+        ['require', 'process', '__dirname', '__filename', 'console', 'fetch', 'URL', 'Buffer', 'setTimeout', 'setInterval', 'clearTimeout', 'clearInterval']
+          .map((name) => [name, 'readonly'])
+          .concat([['module', 'writable']]),
+      ),
+    },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
 );

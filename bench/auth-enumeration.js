@@ -15,11 +15,10 @@
 //
 // Exit code 1 when a pair is more than 10 % apart.
 'use strict';
-/* global fetch, URL */
 
 const { createRequire } = require('node:module');
 const { randomBytes } = require('node:crypto');
-const { Client } = require('pg');
+const { runStatement } = require('./support');
 
 const fromAuth = createRequire(require.resolve('@keyzone/auth-server/package.json'));
 const { createApp } = require('@keyzone/auth-server/dist/app');
@@ -39,16 +38,6 @@ function withDatabase(url, name) {
   const u = new URL(url);
   u.pathname = `/${name}`;
   return u.toString();
-}
-
-async function admin(sql) {
-  const client = new Client({ connectionString: BASE_URL });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
 }
 
 function listen(server, ...args) {
@@ -74,7 +63,7 @@ async function main() {
   const smtpPort = smtp.server.address().port;
 
   const dbName = `kz_bench_enum_${randomBytes(4).toString('hex')}`;
-  await admin(`CREATE DATABASE ${dbName}`);
+  await runStatement(BASE_URL, `CREATE DATABASE ${dbName}`);
   const url = withDatabase(BASE_URL, dbName);
   const db = connect(url, { maxPoolSize: 10 });
   let server;
@@ -158,7 +147,7 @@ async function main() {
     if (server) await new Promise((resolve) => server.close(resolve));
     if (mailer) await mailer.close();
     await db.destroy();
-    await admin(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+    await runStatement(BASE_URL, `DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
     smtp.close();
   }
 }

@@ -9,15 +9,12 @@
 //
 // Linux only (/proc). Exit code 1 when the RSS after the load is over the goal.
 'use strict';
-/* global fetch */
 
 const { spawn } = require('node:child_process');
 const { randomBytes } = require('node:crypto');
-const { readFileSync } = require('node:fs');
-const { createServer } = require('node:net');
 const path = require('node:path');
 const autocannon = require('autocannon');
-const { Client } = require('pg');
+const { freePort, rssMb, runStatement, waitForHealth } = require('./support');
 
 const SERVER_URL = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
 const SECONDS = Number(process.env.BENCH_SECONDS || 20);
@@ -25,44 +22,9 @@ const GOAL_MB = 150;
 const IMAGE_NODE_ARGS = '--max-semi-space-size=4';
 const MAIN = path.join(path.dirname(require.resolve('@keyzone/auth-server/package.json')), 'dist', 'main.js');
 
-async function admin(statement) {
-  const client = new Client({ connectionString: SERVER_URL });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
-}
-
-const freePort = () =>
-  new Promise((resolve, reject) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address();
-      probe.close(() => resolve(port));
-    });
-    probe.on('error', reject);
-  });
-
-const rssMb = (pid) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024;
-
-async function waitForHealth(url, child) {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}`);
-    try {
-      if ((await fetch(`${url}/health`)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error('the server did not become healthy');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
 async function main() {
   const name = `kz_bench_mem_${randomBytes(4).toString('hex')}`;
-  await admin(`create database ${name}`);
+  await runStatement(SERVER_URL, `create database ${name}`);
   const dbUrl = new URL(SERVER_URL);
   dbUrl.pathname = `/${name}`;
   const port = await freePort();
@@ -101,7 +63,7 @@ async function main() {
   } finally {
     child.kill('SIGTERM');
     await new Promise((resolve) => child.once('exit', resolve));
-    await admin(`drop database if exists ${name} with (force)`);
+    await runStatement(SERVER_URL, `drop database if exists ${name} with (force)`);
   }
 }
 

@@ -31,7 +31,6 @@
 // the production cost 10. Servers listen on 127.0.0.1; autocannon runs in this process, so every
 // measurement pays the same client overhead.
 'use strict';
-/* global fetch, URL */
 
 const { createRequire } = require('node:module');
 const { randomBytes } = require('node:crypto');
@@ -39,6 +38,7 @@ const autocannon = require('autocannon');
 const bcrypt = require('bcrypt');
 const express = require('express');
 const { Client } = require('pg');
+const { runStatement } = require('./support');
 
 // The auth server's own dependencies, resolved from its package (no copies in bench/).
 const fromAuth = createRequire(require.resolve('@keyzone/auth-server/package.json'));
@@ -63,16 +63,6 @@ function withDatabase(url, name) {
   const u = new URL(url);
   u.pathname = `/${name}`;
   return u.toString();
-}
-
-async function admin(sql) {
-  const client = new Client({ connectionString: BASE_URL });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
 }
 
 function listen(app) {
@@ -127,7 +117,7 @@ async function bcryptBaseline(hash) {
 
 async function main() {
   const dbName = `kz_bench_auth_${randomBytes(4).toString('hex')}`;
-  await admin(`CREATE DATABASE ${dbName}`);
+  await runStatement(BASE_URL, `CREATE DATABASE ${dbName}`);
   const url = withDatabase(BASE_URL, dbName);
   const db = connect(url, { maxPoolSize: 20 });
   const unnamedDb = connect(url, { maxPoolSize: 20, preparedStatements: false });
@@ -322,7 +312,7 @@ async function main() {
     }
     await db.destroy();
     await unnamedDb.destroy();
-    await admin(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+    await runStatement(BASE_URL, `DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
   }
 }
 

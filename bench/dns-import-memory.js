@@ -7,15 +7,13 @@
 //
 //   pnpm build, then: node bench/dns-import-memory.js [--records 373000]
 'use strict';
-/* global fetch */
 
 const { spawn, execFileSync } = require('node:child_process');
 const { randomBytes } = require('node:crypto');
-const { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } = require('node:fs');
+const { cpSync, mkdtempSync, rmSync, writeFileSync } = require('node:fs');
 const os = require('node:os');
-const { createServer } = require('node:net');
 const path = require('node:path');
-const { Client } = require('pg');
+const { freePort, rssMb, runStatement, waitForHealth } = require('./support');
 
 const SERVER_URL = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
 const APP_DIR = path.dirname(require.resolve('@keyzone/dns-session-api/package.json'));
@@ -27,27 +25,6 @@ const arg = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`);
   return i >= 0 ? Number(process.argv[i + 1]) : fallback;
 };
-
-async function admin(statement) {
-  const client = new Client({ connectionString: SERVER_URL });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
-}
-
-const freePort = () =>
-  new Promise((resolve, reject) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address();
-      probe.close(() => resolve(port));
-    });
-    probe.on('error', reject);
-  });
-
-const rssMb = (pid) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024;
 
 function zoneFile(records) {
   const lines = ['$TTL 3600', '@ SOA ns1.example.net. hostmaster.big.example. 1 86400 7200 1209600 3600', '@ NS ns1.example.net.'];
@@ -62,7 +39,7 @@ function zoneFile(records) {
 async function main() {
   const records = arg('records', 373000);
   const name = `kz_bench_import_${randomBytes(4).toString('hex')}`;
-  await admin(`create database ${name}`);
+  await runStatement(SERVER_URL, `create database ${name}`);
   const dbUrl = new URL(SERVER_URL);
   dbUrl.pathname = `/${name}`;
   const port = await freePort();
@@ -80,13 +57,7 @@ async function main() {
     '--email', 'bench@example.com', '--first-name', 'Bench', '--last-name', 'User', '--admin'], { env, stdio: 'ignore' });
   const child = spawn(process.execPath, [...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean), MAIN], { stdio: ['ignore', 'ignore', 'inherit'], env });
   try {
-    const deadline = Date.now() + 60_000;
-    for (;;) {
-      if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}`);
-      if (await fetch(`${url}/health`).then((r) => r.ok, () => false)) break;
-      if (Date.now() > deadline) throw new Error('the server did not become healthy');
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    await waitForHealth(url, child);
     const login = await fetch(`${url}/session`, {
       method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'bench@Bench', password: PASSWORD }),
     });
@@ -120,7 +91,7 @@ async function main() {
   } finally {
     child.kill('SIGTERM');
     await new Promise((resolve) => child.once('exit', resolve));
-    await admin(`drop database if exists ${name} with (force)`);
+    await runStatement(SERVER_URL, `drop database if exists ${name} with (force)`);
     rmSync(configDir, { recursive: true, force: true });
   }
 }

@@ -9,14 +9,13 @@
 //   pnpm run build, then: node bench/dns-publish.js [--changes 200] [--records 50000]
 // Needs pdns-server, pdns-backend-sqlite3, sqlite3 and dig (bind9-dnsutils). A fresh database on
 // TEST_DATABASE_URL's server is created and dropped.
-/* global fetch, URL */
 'use strict';
 
 const path = require('node:path');
-const net = require('node:net');
 const os = require('node:os');
 const { execFile, execFileSync, spawn } = require('node:child_process');
 const { mkdtempSync, writeFileSync, rmSync } = require('node:fs');
+const { freePort } = require('./support');
 
 const APP_DIST = path.dirname(require.resolve('@keyzone/dns-session-api/package.json'));
 const PASSWORD = 'Bench#Passw0rd-123';
@@ -25,12 +24,6 @@ const arg = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`);
   return i >= 0 ? Number(process.argv[i + 1]) : fallback;
 };
-const freePort = () => new Promise((resolve) => {
-  const probe = net.createServer().listen(0, '127.0.0.1', () => {
-    const { port } = probe.address();
-    probe.close(() => resolve(port));
-  });
-});
 const dig = (port, name, type) => new Promise((resolve) => {
   execFile('dig', ['+short', '+time=1', '+tries=1', '@127.0.0.1', '-p', String(port), name, type], (_err, stdout) => resolve(String(stdout).trim()));
 });

@@ -17,7 +17,6 @@
 //
 // A fresh database is created on TEST_DATABASE_URL's server (default postgres://postgres@127.0.0.1:5432/postgres)
 // and dropped at the end. Bounded: one import, --exports exports and 20 record creates.
-/* global fetch, URL, Buffer */
 'use strict';
 
 const path = require('node:path');
