@@ -34,7 +34,7 @@ export function createApp(deps: Deps): Express {
     // Only a successful write to zones, records or nameservers can have queued a job; other requests leave the
     // publisher to its poll.
     app.use((req, res, next) => {
-      if (req.method !== 'GET' && req.method !== 'HEAD' && /^\/(zone|zone_record|nameserver)(\/|$)/.test(req.path)) {
+      if (req.method !== 'GET' && req.method !== 'HEAD' && /^\/(zone|zone_record|nameserver)(\/|$)/i.test(req.path)) {
         res.on('finish', () => res.statusCode < 400 && publisher.kick());
       }
       next();
@@ -68,12 +68,16 @@ export function createApp(deps: Deps): Express {
 }
 
 /**
- * One layer in place of two path-matched ones: `handlers` in turn on `path` (with or without the trailing slash
- * Express's routes also accept), `otherwise` elsewhere.
+ * One layer in place of two path-matched ones: `handlers` in turn on `path` as Express's routes match it (any
+ * case, with or without a trailing slash), `otherwise` elsewhere.
  */
 function onPath(path: string, handlers: RequestHandler[], otherwise: RequestHandler): RequestHandler {
+  const matches = (requested: string) => {
+    const lower = requested.toLowerCase();
+    return lower === path || lower === `${path}/`;
+  };
   return (req, res, next) => {
-    if (req.path !== path && req.path !== `${path}/`) return otherwise(req, res, next);
+    if (!matches(req.path)) return otherwise(req, res, next);
     let i = 0;
     const step = (err?: unknown): void => {
       if (err !== undefined || i === handlers.length) return next(err);

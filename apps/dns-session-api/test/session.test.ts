@@ -38,9 +38,9 @@ describe.each(['postgres', 'pglite'] as const)('POST/GET/DELETE /session on %s',
     expect(cookie).not.toContain('Secure');
   });
 
-  test('POST /session/ (a trailing slash) logs in like /session, and its cookie works', async () => {
+  test.each(['/session/', '/Session'])('POST %s (Express routes ignore case and a trailing slash) logs in like /session, and its cookie works', async (path) => {
     const client = t.client();
-    const res = await client.post('/session/', { username: 'route-test@route.example.com', password: PASSWORD });
+    const res = await client.post(path, { username: 'route-test@route.example.com', password: PASSWORD });
     expect(res.status).toBe(200);
     expect(res.headers.get('set-cookie')).toMatch(/HttpOnly/i);
     expect((await client.get('/session')).status).toBe(200);
