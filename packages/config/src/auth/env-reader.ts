@@ -24,7 +24,7 @@ const SYNONYMS: Record<string, string[]> = { PORT: ['API_PORT'], DATABASE_URL: [
 
 /** Values never echoed in messages. */
 export function isSecretName(name: string): boolean {
-  return /(_SECRET|_PASS|_PASSWORD|_KEYS|_KEY|_TOKEN)$/.test(name) || /DATABASE_URL$/.test(name);
+  return /(_SECRET|_SECRETS|_PASS|_PASSWORD|_KEYS|_KEY|_TOKEN)$/.test(name) || /DATABASE_URL$/.test(name);
 }
 
 /** A parse failure with its own wording of what was expected. */

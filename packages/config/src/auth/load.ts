@@ -11,6 +11,7 @@ import { readExternal } from './schema-external';
 import { readPassword, readRateLimit, readSecurity } from './schema-security';
 import { readMailer, readSmtp } from './schema-email';
 import { readSms } from './schema-sms';
+import { readHooks } from './schema-hooks';
 import { readMfa } from './schema-mfa';
 import { readMetrics, readTracing } from './schema-observability';
 
@@ -67,11 +68,12 @@ export function loadAuthConfig(options: LoadAuthConfigOptions = {}): AuthConfig 
     mfa: readMfa(r),
     tracing: readTracing(r),
     metrics: readMetrics(r),
+    hooks: readHooks(r, options.production ?? false),
   };
-  if (options.production && !config.mailer.autoconfirm && !config.smtp.host) {
+  if (options.production && !config.mailer.autoconfirm && !config.smtp.host && !config.hooks.sendEmail) {
     r.problem(
       `${r.display('SMTP_HOST')}: required in production unless ${r.display('MAILER_AUTOCONFIRM')}=true ` +
-        '(sign-up confirmations, recoveries and magic links are sent by mail)',
+        '(sign-up confirmations, recoveries and magic links are sent by mail), or a send email hook (HOOK_SEND_EMAIL_*)',
     );
   }
   if (r.problems.length > 0) throw new ConfigError(r.problems);

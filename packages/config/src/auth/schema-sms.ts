@@ -33,7 +33,8 @@ export function readSms(r: EnvReader): SmsConfig {
   const testOtp = r.read('SMS_TEST_OTP', 'phone:code pairs separated by commas (e.g. 15551234567:123456)', parseTestOtp) ?? {};
   // Phone sign-in needs a way to send codes, unless every code is fixed by SMS_TEST_OTP or sign-ups confirm
   // themselves (then only POST /otp would need one, and it says so).
-  if ((r.bool('EXTERNAL_PHONE_ENABLED') ?? false) && !provider && Object.keys(testOtp).length === 0 && !(r.bool('SMS_AUTOCONFIRM') ?? false)) {
+  const smsHook = r.bool('HOOK_SEND_SMS_ENABLED') ?? false;
+  if ((r.bool('EXTERNAL_PHONE_ENABLED') ?? false) && !provider && !smsHook && Object.keys(testOtp).length === 0 && !(r.bool('SMS_AUTOCONFIRM') ?? false)) {
     r.problem(`${r.display('SMS_PROVIDER')}: required when ${r.display('EXTERNAL_PHONE_ENABLED')} is true (or set ${r.display('SMS_TEST_OTP')})`);
   }
   const s = (name: string): string | undefined => r.string(name)?.trim();

@@ -198,6 +198,15 @@ export interface MetricsConfig {
   prometheusPort: number;              // OTEL_EXPORTER_PROMETHEUS_PORT, default 9100
 }
 
+/** Auth hooks (schema-hooks.ts). */
+export type HookName = 'customAccessToken' | 'sendEmail' | 'sendSms' | 'mfaVerificationAttempt' | 'passwordVerificationAttempt' | 'beforeUserCreated';
+export type HookTarget =
+  | { transport: 'http'; url: string; /** base64 keys of the v1,whsec_ secrets, first used to sign, all sent */ secrets: string[] }
+  | { transport: 'postgres'; schema: string; functionName: string };
+export type HooksConfig = { [K in HookName]?: HookTarget } & {
+  timeoutSeconds: number;              // HOOK_HTTP_TIMEOUT (Keyzone), default 5 (GoTrue's fixed timeout)
+};
+
 export interface AuthConfig {
   siteUrl: string;                     // SITE_URL (required, URL)
   uriAllowList: string[];              // URI_ALLOW_LIST, comma-separated globs, default []
@@ -217,4 +226,5 @@ export interface AuthConfig {
   mfa: MfaConfig;
   tracing: TracingConfig;
   metrics: MetricsConfig;
+  hooks: HooksConfig;
 }

@@ -9,6 +9,7 @@ import { findUserByEmail, type Executor } from '../../queries/users';
 import { normalizeEmail } from '../sessions/accounts';
 import { sendEmailToken } from './tokens';
 import type { PkceParams } from '../external/pkce';
+import { sendEmailThroughHook } from '../hooks/send-email';
 
 export interface EmailChangeInput {
   user: UserRow;
@@ -45,9 +46,20 @@ export async function sendEmailChangeTokens(
 ): Promise<void> {
   const { user, newEmail } = input;
   const target = { userId: user.id, email: user.email ?? '', newEmail };
-  await sendEmailToken(deps, tx, { target, action: 'email_change_new', redirectTo: input.redirectTo, pkce: input.pkce });
+  // With the send email hook, both tokens go out in one call (GoTrue's shape) once both are stored.
+  const deliver = deps.config.hooks.sendEmail === undefined;
+  const toNew = await sendEmailToken(deps, tx, { target, action: 'email_change_new', redirectTo: input.redirectTo, pkce: input.pkce, deliver });
+  let toCurrent: Awaited<ReturnType<typeof sendEmailToken>> | undefined;
   if (deps.config.mailer.secureEmailChangeEnabled && user.email) {
     // Both tokens share email_change_sent_at: the frequency check ran for the first.
-    await sendEmailToken(deps, tx, { target, action: 'email_change_current', redirectTo: input.redirectTo, pkce: input.pkce, skipFrequency: true });
+    toCurrent = await sendEmailToken(deps, tx, { target, action: 'email_change_current', redirectTo: input.redirectTo, pkce: input.pkce, skipFrequency: true, deliver });
   }
+  if (deliver) return;
+  await sendEmailThroughHook(deps, tx, {
+    userId: user.id,
+    emailData: {
+      token: toNew.otp, token_hash: toNew.tokenHash, redirect_to: toNew.redirectTo, email_action_type: toNew.verificationType,
+      token_new: toCurrent?.otp ?? '', token_hash_new: toCurrent?.tokenHash ?? '',
+    },
+  });
 }

@@ -19,6 +19,7 @@ import { takeAddressBudget, takeEmailBudgetWithoutMail } from './budgets';
 import { createEmailUser, randomPasswordHash } from './users';
 import { sendEmailToken } from './tokens';
 import type { PkceParams } from '../external/pkce';
+import { approveNewUser } from '../hooks/before-user-created';
 
 export interface EmailRequest {
   email: string;
@@ -73,6 +74,7 @@ async function passwordless(deps: Deps, input: EmailRequest & { createUser: bool
       user = existing;
     } else {
       user = await createEmailUser(deps, tx, { email, data: input.data, confirmed: deps.config.mailer.autoconfirm, randomPassword: true, passwordHash: newUserHash, now });
+      await approveNewUser(deps, user, input.client);
       await audit(tx, { actor: user, action: AuditAction.userSignedUp, client: input.client, at: now, traits: { provider: 'email' } });
     }
     const confirmed = user.email_confirmed_at !== null || (!existing && deps.config.mailer.autoconfirm);

@@ -17,13 +17,13 @@ export interface ConfirmationOptions {
   codeChallengeMethod: string | undefined;
 }
 
-/** Returns confirmation_sent_at, or undefined when no mail was sent (no mailer configured). */
+/** Returns confirmation_sent_at, or undefined when no mail was sent (no mailer and no send email hook configured). */
 export async function sendSignupConfirmation(
-  deps: Pick<Deps, 'mailer' | 'clock' | 'config'>,
+  deps: Pick<Deps, 'mailer' | 'clock' | 'config' | 'db' | 'log'>,
   tx: Executor,
   input: { user: UserRow; client: ClientInfo; options: ConfirmationOptions },
 ): Promise<Date | undefined> {
-  if (!deps.mailer || !input.user.email) return undefined;
+  if ((!deps.mailer && !deps.config.hooks.sendEmail) || !input.user.email) return undefined;
   const pkce = parsePkceParams(input.options.codeChallenge, input.options.codeChallengeMethod);
   const redirectTo = redirectPolicyFor(deps.config).validate(input.options.redirectTo);
   const sent = await sendEmailToken(deps, tx, {

@@ -13,6 +13,7 @@ import type { ClientInfo } from '../platform/context';
 import { takeEmailBudget } from './budgets';
 import { issueEmailToken } from './one-time-tokens';
 import { createEmailFlowState, type EmailAuthenticationMethod, type PkceParams } from '../external/pkce';
+import { sendEmailThroughHook } from '../hooks/send-email';
 
 /** Every email action; the names are generate_link's types. */
 export type EmailAction =
@@ -117,7 +118,7 @@ export async function prepareEmailToken(
  * queues the message, all in the caller's transaction. SMTP_MAX_FREQUENCY per user and kind is enforced unless `skipFrequency`.
  */
 export async function sendEmailToken(
-  deps: Pick<Deps, 'config' | 'mailer' | 'clock'>,
+  deps: Pick<Deps, 'config' | 'mailer' | 'clock' | 'db' | 'log'>,
   tx: Executor,
   input: {
     target: EmailTokenTarget;
@@ -128,10 +129,13 @@ export async function sendEmailToken(
     client?: ClientInfo;
     /** The request already took the budgets (takeAddressBudget) before deferring the work. */
     budgetTaken?: boolean;
+    /** false: store the token and take the budgets, but leave the sending to the caller (one send email hook call for two tokens). */
+    deliver?: boolean;
   },
 ): Promise<PreparedEmailToken & { sentAt: Date }> {
   const mailer = deps.mailer;
-  if (!mailer) throw new ApiError(500, ErrorCode.unexpected_failure, 'Email sending is not configured');
+  const hook = deps.config.hooks.sendEmail !== undefined;
+  if (!mailer && !hook) throw new ApiError(500, ErrorCode.unexpected_failure, 'Email sending is not configured');
   const now = deps.clock.now();
   const prepared = await prepareEmailToken(deps, tx, {
     ...input,
@@ -148,7 +152,15 @@ export async function sendEmailToken(
       now,
     });
   }
-  await mailer.queue(tx, {
+  if (input.deliver === false) return { ...prepared, sentAt: now };
+  if (hook) {
+    await sendEmailThroughHook(deps, tx, {
+      userId: input.target.userId,
+      emailData: { token: prepared.otp, token_hash: prepared.tokenHash, redirect_to: prepared.redirectTo, email_action_type: prepared.verificationType },
+    });
+    return { ...prepared, sentAt: now };
+  }
+  await (mailer as NonNullable<typeof mailer>).queue(tx, {
     kind: spec.mailKind,
     to: prepared.recipient,
     data: {

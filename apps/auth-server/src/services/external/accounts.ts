@@ -16,6 +16,7 @@ import { isBanned } from '../sessions/accounts';
 import { audit, AuditAction } from '../platform/audit';
 import type { ClientInfo } from '../platform/context';
 import { sendSignupConfirmation } from '../email/signup-confirmation';
+import { approveNewUser } from '../hooks/before-user-created';
 
 export interface ExternalSignInInput {
   provider: string;
@@ -64,7 +65,7 @@ function withCheckedEmail(profile: ExternalProfile, provider: string): ExternalP
 }
 
 export async function resolveExternalUser(
-  deps: Pick<Deps, 'config' | 'clock' | 'mailer'>,
+  deps: Pick<Deps, 'config' | 'clock' | 'mailer' | 'db' | 'log'>,
   tx: Executor,
   input: ExternalSignInInput,
 ): Promise<ExternalSignInOutcome> {
@@ -126,6 +127,7 @@ export async function resolveExternalUser(
     updated_at: now,
   });
   await insertIdentity(tx, { id: randomUUID(), provider_id: profile.providerId, user_id: user.id, identity_data: data, provider, last_sign_in_at: now, created_at: now, updated_at: now });
+  await approveNewUser(deps, user, input.client);
   await audit(tx, { actor: user, action: AuditAction.userSignedUp, client: input.client, at: now, traits: { provider } });
   if (confirmed) return { kind: 'signed-in', user };
   const sentAt = await sendSignupConfirmation(deps, tx, {

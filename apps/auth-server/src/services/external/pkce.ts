@@ -80,7 +80,7 @@ export function verifierMatches(verifier: string, challenge: string, method: Cod
 
 /** POST /token?grant_type=pkce {auth_code, code_verifier}: the flow state is used once. */
 export async function exchangeAuthCode(
-  deps: Pick<Deps, 'db' | 'jwt' | 'config' | 'clock'>,
+  deps: Pick<Deps, 'db' | 'jwt' | 'config' | 'clock' | 'log'>,
   input: { authCode: string; codeVerifier: string; client: ClientInfo },
 ): Promise<TokenResponseJson> {
   if (!input.authCode || !input.codeVerifier) {

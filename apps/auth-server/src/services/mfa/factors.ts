@@ -23,6 +23,7 @@ import { tokenResponse } from '../sessions/access-token';
 import { audit, AuditAction } from '../platform/audit';
 import type { ClientInfo } from '../platform/context';
 import { sendNotification } from '../email/notifications';
+import { mfaVerificationAttempt } from '../hooks/verification-attempts';
 import { normalizePhone } from '../sessions/sign-in';
 import { deliverSms, renderSms, smsTooSoon, testOtpFor } from '../phone/sms-codes';
 
@@ -140,7 +141,7 @@ export async function challengeFactor(
       otpHash = hashCode(code);
       if (fixed === undefined) {
         await deliverSms(deps, tx, {
-          phone, body: renderSms(template, code), channel: input.channel,
+          phone, body: renderSms(template, code), otp: code, userId: caller.user.id, channel: input.channel,
           budget: { userId: caller.user.id, client: caller.client.limitKey, proven: factor.status === 'verified' },
         });
       }
@@ -173,15 +174,19 @@ export async function verifyFactor(deps: Deps, caller: Caller, input: { factorId
       throw new ApiError(422, ErrorCode.mfa_ip_address_mismatch, 'Challenge and verify IP addresses mismatch. Try enrollment again.');
     }
     let step: number | undefined;
+    let valid: boolean;
     if (factor.factor_type === 'totp') {
       step = matchingStep(factor.secret ?? '', input.code.trim(), now, factor.last_totp_step === null ? undefined : Number(factor.last_totp_step));
-      if (step === undefined) {
-        wrongCode = true;
-        throw new ApiError(422, ErrorCode.mfa_verification_failed, 'Invalid TOTP code entered');
-      }
-    } else if (!challenge.otp_code || !constantTimeEqual(hashCode(input.code.trim()), challenge.otp_code)) {
+      valid = step !== undefined;
+    } else {
+      valid = challenge.otp_code !== null && constantTimeEqual(hashCode(input.code.trim()), challenge.otp_code);
+    }
+    if (deps.config.hooks.mfaVerificationAttempt) {
+      await mfaVerificationAttempt(deps, { userId: caller.user.id, factorId: factor.id, factorType: factor.factor_type, valid });
+    }
+    if (!valid) {
       wrongCode = true;
-      throw new ApiError(422, ErrorCode.mfa_verification_failed, 'Invalid MFA Phone code entered');
+      throw new ApiError(422, ErrorCode.mfa_verification_failed, factor.factor_type === 'totp' ? 'Invalid TOTP code entered' : 'Invalid MFA Phone code entered');
     }
 
     await markChallengeVerified(tx, challenge.id, now);

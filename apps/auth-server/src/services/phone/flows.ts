@@ -19,6 +19,7 @@ import { clearEmailTokens, consumeEmailToken } from '../email/one-time-tokens';
 import { AmrMethod, createSession } from '../sessions/sessions';
 import { normalizePhone } from '../sessions/sign-in';
 import { sendSmsOtp, smsTooSoon } from './sms-codes';
+import { approveNewUser } from '../hooks/before-user-created';
 
 export type PhoneVerifyType = 'sms' | 'phone_change';
 const TOKEN_TYPES: Record<PhoneVerifyType, EmailTokenType[]> = { sms: ['confirmation_token'], phone_change: ['phone_change_token'] };
@@ -60,7 +61,7 @@ export async function sendPhoneOtp(
 }
 
 async function createPhoneUser(
-  deps: Pick<Deps, 'config'>,
+  deps: Pick<Deps, 'config' | 'db' | 'log' | 'clock'>,
   tx: Executor,
   input: { phone: string; data: Record<string, unknown>; client: ClientInfo; now: Date },
 ): Promise<UserRow> {
@@ -76,6 +77,7 @@ async function createPhoneUser(
     id: randomUUID(), provider_id: id, user_id: id, provider: 'phone', last_sign_in_at: null, created_at: input.now, updated_at: input.now,
     identity_data: { sub: id, phone: input.phone, email_verified: false, phone_verified: false, ...input.data },
   });
+  await approveNewUser(deps, user, input.client);
   await audit(tx, { actor: user, action: AuditAction.userSignedUp, client: input.client, at: input.now, traits: { provider: 'phone' } });
   return user;
 }

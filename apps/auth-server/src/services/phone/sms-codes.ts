@@ -13,6 +13,7 @@ import { takeBucketTokens } from '../../queries/rate-limit-buckets';
 import type { Executor } from '../../queries/users';
 import { SmsSendError } from './providers';
 import { issueEmailToken } from '../email/one-time-tokens';
+import { sendSmsThroughHook } from '../hooks/send-sms';
 
 export type SmsTokenType = 'confirmation_token' | 'phone_change_token' | 'reauthentication_token';
 
@@ -41,7 +42,7 @@ export function renderSms(template: string, code: string): string {
 
 /** Issues and sends a code to `phone` for `userId`; returns the provider's message id ('' for a test number). */
 export async function sendSmsOtp(
-  deps: Pick<Deps, 'config' | 'clock' | 'sms' | 'telemetry'>,
+  deps: Pick<Deps, 'config' | 'clock' | 'sms' | 'telemetry' | 'db' | 'log'>,
   tx: Executor,
   input: { userId: string; phone: string; type: SmsTokenType; channel?: 'sms' | 'whatsapp'; client?: string; proven: boolean },
 ): Promise<string> {
@@ -60,7 +61,7 @@ export async function sendSmsOtp(
   });
   if (fixed !== undefined) return '';
   return deliverSms(deps, tx, {
-    phone: input.phone, body: renderSms(sms.template, issued.otp), channel: input.channel,
+    phone: input.phone, body: renderSms(sms.template, issued.otp), otp: issued.otp, userId: input.userId, channel: input.channel,
     budget: { userId: input.userId, client: input.client, proven: input.proven },
   });
 }
@@ -87,11 +88,16 @@ async function takeSmsBudgets(deps: Pick<Deps, 'config' | 'clock'>, tx: Executor
  * provider's refusal is 500 sms_send_failed with its message. Returns the provider's message id.
  */
 export async function deliverSms(
-  deps: Pick<Deps, 'config' | 'clock' | 'sms' | 'telemetry'>,
+  deps: Pick<Deps, 'config' | 'clock' | 'sms' | 'telemetry' | 'db' | 'log'>,
   tx: Executor,
-  input: { phone: string; body: string; channel?: 'sms' | 'whatsapp'; budget: SmsBudgetKeys },
+  input: { phone: string; body: string; otp: string; userId: string; channel?: 'sms' | 'whatsapp'; budget: SmsBudgetKeys },
 ): Promise<string> {
   await takeSmsBudgets(deps, tx, input.phone, input.budget);
+  if (deps.config.hooks.sendSms) {
+    await sendSmsThroughHook(deps, tx, { userId: input.userId, otp: input.otp });
+    deps.telemetry?.count('sms_sent', { provider: 'hook' });
+    return '';
+  }
   if (!deps.sms) throw new ApiError(500, ErrorCode.sms_send_failed, 'Error sending SMS: no SMS provider is configured (SMS_PROVIDER)');
   try {
     const sent = await deps.sms.send({ to: input.phone, body: input.body, channel: input.channel });

@@ -4,6 +4,7 @@ import type { Deps } from '../../deps';
 import type { IdentityRow, UserRow } from '../../queries/columns';
 import { findFactorsByUserId, type FactorRow } from '../../queries/mfa';
 import { serializeTokenResponse, serializeUser, type TokenResponseJson } from '../../serialize';
+import { customClaims } from '../hooks/custom-access-token';
 
 export interface AmrEntry {
   method: string;
@@ -36,7 +37,7 @@ export function accessTokenClaims(
 
 /** Signs the access token and builds the full token response for an existing session. */
 export async function tokenResponse(
-  deps: Pick<Deps, 'jwt' | 'config' | 'clock' | 'db'>,
+  deps: Pick<Deps, 'jwt' | 'config' | 'clock' | 'db' | 'log'>,
   input: {
     user: UserRow;
     identities: IdentityRow[];
@@ -46,15 +47,24 @@ export async function tokenResponse(
     weakPassword?: { message: string; reasons: string[] };
     /** The user's factors when the caller's read already has them (saves a query on the hot paths). */
     factors?: FactorRow[];
+    /** How this token was earned, for the custom access token hook: the newest AMR method unless given (token_refresh). */
+    method?: string;
   },
 ): Promise<TokenResponseJson> {
   const issuedAt = deps.clock.now();
-  const expiresIn = deps.config.jwt.exp;
+  let expiresIn = deps.config.jwt.exp;
+  const claims = accessTokenClaims(input.user, input.session, input.amr);
+  let signed: Promise<string>;
+  if (deps.config.hooks.customAccessToken) {
+    // The hook sees the claims as they will be signed (iat, exp, iss included) and may change any of them.
+    const final = await customClaims(deps, { userId: input.user.id, claims, issuedAt, expiresIn, method: input.method ?? input.amr[0]?.method ?? 'password' });
+    expiresIn = final.exp - Math.floor(issuedAt.getTime() / 1000);
+    signed = deps.jwt.sign(final, { expiresInSeconds: final.exp - final.iat, now: new Date(final.iat * 1000) });
+  } else {
+    signed = deps.jwt.sign(claims, { expiresInSeconds: expiresIn, now: issuedAt });
+  }
   // The user's factors travel with every session: auth-js reads them for the next assurance level.
-  const [accessToken, factors] = await Promise.all([
-    deps.jwt.sign(accessTokenClaims(input.user, input.session, input.amr), { expiresInSeconds: expiresIn, now: issuedAt }),
-    input.factors ?? findFactorsByUserId(deps.db, input.user.id),
-  ]);
+  const [accessToken, factors] = await Promise.all([signed, input.factors ?? findFactorsByUserId(deps.db, input.user.id)]);
   return serializeTokenResponse({
     accessToken,
     expiresIn,

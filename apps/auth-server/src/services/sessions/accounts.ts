@@ -10,6 +10,7 @@ import { tokenResponse } from './access-token';
 import { audit, AuditAction } from '../platform/audit';
 import type { ClientInfo } from '../platform/context';
 import { AmrMethod, createSession } from './sessions';
+import { approveNewUser } from '../hooks/before-user-created';
 
 export function isBanned(user: Pick<UserRow, 'banned_until'>, now: Date): boolean {
   return user.banned_until !== null && new Date(user.banned_until).getTime() > now.getTime();
@@ -65,6 +66,7 @@ export async function signInAnonymously(
       created_at: now,
       updated_at: now,
     });
+    await approveNewUser(deps, created, input.client);
     await audit(tx, { actor: created, action: AuditAction.userSignedUp, client: input.client, at: now, traits: { provider: 'anonymous' } });
     const session = await createSession(tx, { user: created, method: AmrMethod.anonymous, client: input.client, at: now });
     await setLastSignIn(tx, created.id, now);

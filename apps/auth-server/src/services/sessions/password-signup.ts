@@ -21,6 +21,7 @@ import { AmrMethod, createSession } from './sessions';
 import { normalizePhone } from './sign-in';
 import { sendSmsOtp } from '../phone/sms-codes';
 import { sendSignupConfirmation, type ConfirmationOptions } from '../email/signup-confirmation';
+import { approveNewUser } from '../hooks/before-user-created';
 
 export type SignupResult = { kind: 'session'; body: TokenResponseJson } | { kind: 'user'; body: UserJson };
 
@@ -142,6 +143,7 @@ async function signUpWithPassword(deps: Deps, rawContact: string, input: Passwor
         updated_at: now,
       });
       identities = [identity];
+      await approveNewUser(deps, user, input.client);
       await audit(tx, { actor: user, action: AuditAction.userSignedUp, client: input.client, at: now, traits: { provider } });
     }
     if (!autoconfirm) {

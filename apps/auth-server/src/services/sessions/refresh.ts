@@ -55,7 +55,7 @@ function toMillis(value: Date | string | null): number {
 }
 
 export async function refreshGrant(
-  deps: Pick<Deps, 'db' | 'jwt' | 'config' | 'clock'>,
+  deps: Pick<Deps, 'db' | 'jwt' | 'config' | 'clock' | 'log'>,
   input: { refreshToken: string; client: ClientInfo; receivedAt?: Date },
 ): Promise<TokenResponseJson> {
   checkRefreshTokenFormat(input.refreshToken);
@@ -75,7 +75,7 @@ export async function refreshGrant(
   if (fast.refreshed) {
     const done = fast.refreshed;
     const amr = done.amr.map((a) => ({ method: a.authentication_method, timestamp: Math.floor(toMillis(a.updated_at) / 1000) }));
-    return tokenResponse(deps, { user: done.user, identities: done.identities, factors: done.factors, session: done.session, amr, refreshToken: child });
+    return tokenResponse(deps, { user: done.user, identities: done.identities, factors: done.factors, session: done.session, amr, refreshToken: child, method: 'token_refresh' });
   }
   const race = { seenLive: fast.seenLive, arrivedAt };
   // Lock waits use wall time: the injected clock may be frozen in tests. The wait is measured from the last
@@ -87,7 +87,7 @@ export async function refreshGrant(
     if (attempt.kind === 'ok') {
       const { context } = attempt;
       const amr = context.amr.map((a) => ({ method: a.authentication_method, timestamp: Math.floor(toMillis(a.updated_at) / 1000) }));
-      return tokenResponse(deps, { user: context.user, identities: context.identities, session: context.session, amr, refreshToken: attempt.token });
+      return tokenResponse(deps, { user: context.user, identities: context.identities, session: context.session, amr, refreshToken: attempt.token, method: 'token_refresh' });
     }
     if (attempt.kind === 'reuse') throw alreadyUsed(); // the revocation is already committed
     if (attempt.sessionVersion !== seenVersion) {

@@ -13,6 +13,7 @@ import { auditEntry, AuditAction } from '../platform/audit';
 import type { ClientInfo } from '../platform/context';
 import { comparePassword, dummyHash, weakPasswordMessage, weakPasswordReasons } from './passwords';
 import { AmrMethod } from './sessions';
+import { passwordVerificationAttempt } from '../hooks/verification-attempts';
 
 const invalidCredentials = () => new ApiError(400, ErrorCode.invalid_credentials, Messages.invalidCredentials);
 
@@ -45,6 +46,9 @@ export async function passwordGrant(
 
   const hash = candidate?.encryptedPassword || (await dummyHash(config.password.bcryptCost));
   const matches = await comparePassword(input.password, hash);
+  if (candidate?.encryptedPassword && config.hooks.passwordVerificationAttempt) {
+    await passwordVerificationAttempt(deps, { userId: candidate.user.id, valid: matches });
+  }
   if (!candidate || !candidate.encryptedPassword || !matches) throw invalidCredentials();
   const user = candidate.user;
 
@@ -61,17 +65,13 @@ export async function passwordGrant(
   // One statement: session, AMR claim, refresh token, last_sign_in_at (user and identity), audit row.
   const sessionId = randomUUID();
   const refreshToken = newRefreshToken();
-  await recordPasswordSignIn(deps.db, {
-    sessionId, userId: user.id, at: now, userAgent: input.client.userAgent, ip: input.client.ip || null, method: AmrMethod.password,
-    refreshToken, provider,
-    audit: auditEntry({ actor: signedIn, action: AuditAction.login, client: input.client, at: now, traits: { provider } }),
-  });
   const identities = candidate.identities.map((i) => (i.provider === provider ? { ...i, last_sign_in_at: now, updated_at: now } : i));
 
   // A correct password that no longer meets the policy still signs in, with a warning (§6.6).
   const reasons = weakPasswordReasons(input.password, config.password);
   const weakPassword = reasons.length > 0 ? { message: weakPasswordMessage(reasons, config.password), reasons } : undefined;
-  return tokenResponse(deps, {
+  // The answer is built first: when the custom access token hook refuses, no session is recorded either.
+  const body = await tokenResponse(deps, {
     user: signedIn,
     identities,
     factors: candidate.factors,
@@ -80,4 +80,10 @@ export async function passwordGrant(
     refreshToken,
     weakPassword,
   });
+  await recordPasswordSignIn(deps.db, {
+    sessionId, userId: user.id, at: now, userAgent: input.client.userAgent, ip: input.client.ip || null, method: AmrMethod.password,
+    refreshToken, provider,
+    audit: auditEntry({ actor: signedIn, action: AuditAction.login, client: input.client, at: now, traits: { provider } }),
+  });
+  return body;
 }
