@@ -34,11 +34,9 @@
 
 const { createRequire } = require('node:module');
 const { randomBytes } = require('node:crypto');
-const autocannon = require('autocannon');
 const bcrypt = require('bcrypt');
 const express = require('express');
-const { Client } = require('pg');
-const { runStatement } = require('./support');
+const { insertRefreshChains, median, refreshRequests, run: runOnce, runStatement } = require('./support');
 
 // The auth server's own dependencies, resolved from its package (no copies in bench/).
 const fromAuth = createRequire(require.resolve('@keyzone/auth-server/package.json'));
@@ -71,32 +69,7 @@ function listen(app) {
   });
 }
 
-function median(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
-}
-
-function run(name, options) {
-  return new Promise((resolve, reject) => {
-    autocannon({ connections: CONNECTIONS, duration: SECONDS, timeout: 30, ...options }, (err, result) => {
-      if (err) reject(err);
-      else {
-        const bad = result.non2xx + result.errors + result.timeouts;
-        const rps = result.requests.total / result.duration;
-        console.log(
-          `  ${name.padEnd(34)} ${rps.toFixed(0).padStart(7)} req/s` +
-            `  p50 ${String(result.latency.p50).padStart(4)} ms  p99 ${String(result.latency.p99).padStart(4)} ms` +
-            `  non-2xx ${result.non2xx}  errors ${result.errors + result.timeouts}`,
-        );
-        if (result.non2xx > 0) {
-          const codes = Object.entries(result.statusCodeStats ?? {}).filter(([code]) => !code.startsWith('2'));
-          console.log(`    non-2xx by status: ${codes.map(([code, stat]) => `${code} x${stat.count}`).join(', ')}`);
-        }
-        resolve({ rps, bad });
-      }
-    });
-  });
-}
+const run = (name, options) => runOnce(name, { connections: CONNECTIONS, duration: SECONDS, ...options });
 
 /** bcrypt.compare throughput: BCRYPT_OPS comparisons, CONNECTIONS in flight, run to completion. */
 async function bcryptBaseline(hash) {
@@ -175,55 +148,15 @@ async function main() {
     const session = await signup.json();
     if (signup.status !== 200) throw new Error(`signup failed: ${JSON.stringify(session)}`);
     const hash = (await db.selectFrom('auth.users').select('encrypted_password').where('id', '=', session.user.id).executeTakeFirst()).encrypted_password;
-    // Fresh sessions for each refresh run (inserted directly: signing in 50 times would cost 50
-    // bcrypt hashes). A run that ends cuts off requests in flight, whose rotation the client never
-    // sees; starting each run from new sessions keeps that from turning into token reuse.
-    const freshRefreshTokens = async () => {
-      const client = new Client({ connectionString: url });
-      await client.connect();
-      try {
-        const { rows } = await client.query(
-          `WITH s AS (
-             INSERT INTO auth.sessions (id, user_id, created_at, updated_at, aal)
-             SELECT gen_random_uuid(), $1, now(), now(), 'aal1' FROM generate_series(1, $2) RETURNING id)
-           INSERT INTO auth.refresh_tokens (instance_id, token, user_id, session_id, revoked, created_at, updated_at)
-           SELECT '00000000-0000-0000-0000-000000000000', substr(md5(random()::text || s.id::text), 1, 12), $1, s.id, false, now(), now()
-           FROM s RETURNING token`,
-          [session.user.id, CONNECTIONS],
-        );
-        return rows.map((row) => row.token);
-      } finally {
-        await client.end();
-      }
-    };
+    // Fresh sessions for each refresh run: a run that ends cuts off requests in flight, whose rotation the client
+    // never sees; starting each run from new sessions keeps that from turning into token reuse.
+    const freshRefreshTokens = () => insertRefreshChains(url, session.user.id, CONNECTIONS);
 
     console.log(`auth-server bench: ${CONNECTIONS} connections, ${SECONDS} s per run, bcrypt cost ${BCRYPT_COST}, PostgreSQL ${dbName}`);
     const refreshRun = async (base = authUrl, label = 'POST /token grant_type=refresh_token') => {
-      const refreshTokens = await freshRefreshTokens();
-      const idle = refreshTokens.map((_, i) => i);
-      let firstFailure;
-      const result = await run(label, {
-        url: `${base}/token?grant_type=refresh_token`,
-        requests: [
-          {
-            method: 'POST',
-            headers: { 'content-type': 'application/json' },
-            // Each connection rotates its own session: the token from its previous response is the next one sent.
-            // A request borrows an idle chain (session) and returns it with its new token, so no two
-            // requests ever hold one chain at once (autocannon resets its per-connection context
-            // after every request, so the chain cannot live there).
-            setupRequest: (req, context) => {
-              context.chain = idle.pop();
-              return { ...req, body: JSON.stringify({ refresh_token: refreshTokens[context.chain] }) };
-            },
-            onResponse: (status, body, context) => {
-              if (status === 200) refreshTokens[context.chain] = JSON.parse(body).refresh_token;
-              else if (!firstFailure) firstFailure = `${status} ${body}`;
-              idle.push(context.chain);
-            },
-          },
-        ],
-      });
+      const failures = [];
+      const result = await run(label, { url: `${base}/token?grant_type=refresh_token`, requests: refreshRequests(await freshRefreshTokens(), failures) });
+      const firstFailure = failures[0];
       if (firstFailure) console.log(`    first refresh failure: ${firstFailure}`);
       return result;
     };
