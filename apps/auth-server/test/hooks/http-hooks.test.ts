@@ -173,9 +173,16 @@ describe('password and MFA verification attempts', () => {
     const enrolled = await auth.mfa.enroll({ factorType: 'totp' });
     expect(enrolled.error).toBeNull();
     const factor = enrolled.data!;
+    const secret = factor.type === 'totp' ? factor.totp.secret : '';
+    // Allowed first: the session reaches AAL2, and the claims hook hears of it as a totp token.
+    const first = await auth.mfa.challengeAndVerify({ factorId: factor.id, code: authenticatorCode(secret, server.clock.now()) });
+    expect(first.error).toBeNull();
+    expect(lastCall('/claims')).toMatchObject({ authentication_method: 'totp', claims: { aal: 'aal2' } });
+
+    server.clock.advance(60); // a fresh TOTP step: each code counts once
     const challenge = await auth.mfa.challenge({ factorId: factor.id });
     hooks.on('/mfa', () => ({ body: { decision: 'reject', message: 'Too many attempts' } }));
-    const code = authenticatorCode(factor.type === 'totp' ? factor.totp.secret : '', server.clock.now());
+    const code = authenticatorCode(secret, server.clock.now());
     const verify = await auth.mfa.verify({ factorId: factor.id, challengeId: challenge.data!.id, code });
     expect(verify.error).toMatchObject({ status: 403, code: 'mfa_verification_rejected', message: 'Too many attempts' });
     expect(lastCall('/mfa')).toEqual({ factor_id: factor.id, factor_type: 'totp', user_id: userId, valid: true });

@@ -20,12 +20,13 @@ export function signatureHeaders(secrets: readonly string[], body: string, id: s
   return { 'webhook-id': id, 'webhook-timestamp': String(timestamp), 'webhook-signature': signatures.join(' ') };
 }
 
-export async function callHttpHook(target: HttpHookTarget, payload: unknown, options: { timeoutMs: number; now: () => Date }): Promise<unknown> {
+export async function callHttpHook(target: HttpHookTarget, payload: unknown, options: { timeoutMs: number }): Promise<unknown> {
   const body = JSON.stringify(payload);
   const id = randomUUID();
   for (let attempt = 1; ; attempt += 1) {
-    // The same id on every attempt lets the receiver recognise a retry; the timestamp is the attempt's own.
-    const headers = { 'content-type': 'application/json', ...signatureHeaders(target.secrets, body, id, Math.floor(options.now().getTime() / 1000)) };
+    // The same id on every attempt lets the receiver recognise a retry; the timestamp is the attempt's own, on the
+    // wall clock the receiver checks it against (Standard Webhooks tolerates a few minutes), not the service clock.
+    const headers = { 'content-type': 'application/json', ...signatureHeaders(target.secrets, body, id, Math.floor(Date.now() / 1000)) };
     let response: Response;
     try {
       response = await fetch(target.url, { method: 'POST', headers, body, redirect: 'manual', signal: AbortSignal.timeout(options.timeoutMs) });

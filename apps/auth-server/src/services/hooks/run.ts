@@ -29,7 +29,7 @@ export async function runHook(deps: HookDeps, name: HookName, payload: Record<st
   let output: unknown;
   try {
     output = target.transport === 'http'
-      ? await callHttpHook(target, payload, { timeoutMs, now: () => deps.clock.now() })
+      ? await callHttpHook(target, payload, { timeoutMs })
       : await callPostgresHook(deps.db, target, payload, { timeoutMs });
   } catch (err) {
     deps.log.warn({ hook: name, uri: describe(target), err: (err as Error).message }, 'auth hook failed');

@@ -214,6 +214,7 @@ export async function verifyFactor(deps: Deps, caller: Caller, input: { factorId
     session: { id: session.id, aal: 'aal2' },
     amr: result.amr,
     refreshToken: result.refreshToken,
+    method: AMR_OF[result.factor.factor_type],
   });
 }
 
