@@ -23,26 +23,49 @@ function zoneError(owner: string, type: string, records: number[], e: FieldError
 export function checkRRset(records: readonly ZoneRecord[], indexes?: number[]): ZoneError[] {
   const first = records[0];
   if (!first) return [];
-  const idx = indexes ?? records.map((_, i) => i);
-  const errors: ZoneError[] = [];
-  const ttls = new Set(records.map((r) => r.ttl));
-  if (ttls.size > 1) {
-    errors.push(zoneError(first.owner, first.type, idx, fieldError('ttl', 'rrset_ttl',
-      `all records of an RRset share one TTL, found ${[...ttls].join(', ')}`)));
-  }
-  const seen = new Map<string, number>();
+  const state = newRRset(first.owner, first.type, indexes?.[0] ?? 0, first.ttl, rdataKey(first));
   records.forEach((r, i) => {
-    const key = rdataKey(r);
-    const earlier = seen.get(key);
-    if (earlier !== undefined) {
-      errors.push(zoneError(r.owner, r.type, [idx[earlier] as number, idx[i] as number],
-        fieldError('rdata', 'duplicate', 'the same record appears twice')));
-    } else {
-      seen.set(key, i);
-    }
+    if (i > 0) addToRRset(state, indexes?.[i] ?? i, r.ttl, rdataKey(r));
   });
-  if (first.type === 'CNAME' && records.length > 1) {
-    errors.push(zoneError(first.owner, 'CNAME', idx, fieldError('type', 'cname_single', 'an owner has at most one CNAME')));
+  return rrsetErrors(state);
+}
+
+/** What the rules need to remember of an RRset: its records' indexes, its distinct TTLs, its rdata keys. */
+interface RRsetState {
+  owner: string;
+  type: string;
+  indexes: number[];
+  ttls: number[];
+  keys: Map<string, number>;
+  duplicates?: Array<[number, number]>;
+}
+
+function newRRset(owner: string, type: string, index: number, ttl: number, key: string): RRsetState {
+  return { owner, type, indexes: [index], ttls: [ttl], keys: new Map([[key, index]]) };
+}
+
+function addToRRset(state: RRsetState, index: number, ttl: number, key: string): void {
+  if (!state.ttls.includes(ttl)) state.ttls.push(ttl);
+  const earlier = state.keys.get(key);
+  if (earlier !== undefined) (state.duplicates ??= []).push([earlier, index]);
+  else state.keys.set(key, index);
+  state.indexes.push(index);
+}
+
+function rrsetErrors(set: RRsetState): ZoneError[] {
+  // A single record cannot break an RRset rule.
+  if (set.indexes.length < 2) return [];
+  const idx = set.indexes;
+  const ttls = set.ttls;
+  const errors: ZoneError[] = [];
+  if (ttls.length > 1) {
+    errors.push(zoneError(set.owner, set.type, idx, fieldError('ttl', 'rrset_ttl', `all records of an RRset share one TTL, found ${ttls.join(', ')}`)));
+  }
+  for (const pair of set.duplicates ?? []) {
+    errors.push(zoneError(set.owner, set.type, pair, fieldError('rdata', 'duplicate', 'the same record appears twice')));
+  }
+  if (set.type === 'CNAME') {
+    errors.push(zoneError(set.owner, 'CNAME', idx, fieldError('type', 'cname_single', 'an owner has at most one CNAME')));
   }
   return errors;
 }
@@ -56,77 +79,115 @@ const TARGET_FIELDS: Record<string, string> = { MX: 'exchange', NS: 'dname', SRV
  * in-zone NS targets having an address (named-checkzone refuses a zone without them).
  */
 export function checkZone(zoneName: string, records: readonly ZoneRecord[]): ZoneError[] {
-  const errors: ZoneError[] = [];
-  for (const _pause of zoneChecks(zoneName, records, errors));
-  return errors;
+  const checker = new ZoneChecker(zoneName);
+  for (const record of records) checker.add(record);
+  for (const _pause of checker.finishing());
+  return checker.errors;
 }
 
 /** checkZone for large zones: the same checks, giving the event loop back every few thousand records. */
 export async function checkZoneInSlices(zoneName: string, records: readonly ZoneRecord[]): Promise<ZoneError[]> {
-  const errors: ZoneError[] = [];
-  for (const _pause of zoneChecks(zoneName, records, errors)) await nextTurn();
-  return errors;
+  const checker = new ZoneChecker(zoneName);
+  for (let i = 0; i < records.length; i++) {
+    if (i % SLICE === SLICE - 1) await nextTurn();
+    checker.add(records[i] as ZoneRecord);
+  }
+  for (const _pause of checker.finishing()) await nextTurn();
+  return checker.errors;
 }
 
-/** Records checked between two pauses of zoneChecks (a few milliseconds of work). */
+/** Records checked between two pauses (a few milliseconds of work). */
 const SLICE = 2000;
 
-/** The checks of checkZone, as a generator that pauses (yields) every SLICE records. */
-function* zoneChecks(zoneName: string, records: readonly ZoneRecord[], errors: ZoneError[]): Generator<void> {
-  const zone = normalizeName(zoneName);
-  // One pass collects RRsets and the owners later rules ask about; allocation stays per RRset, not per check,
-  // so a 50k-record import is checked in a fraction of a second.
-  const rrsets = new Map<string, number[]>();
-  const cnameOwners = new Set<string>();
-  const addressOwners = new Set<string>();
-  for (let i = 0; i < records.length; i++) {
-    if (i % SLICE === SLICE - 1) yield;
-    const r = records[i] as ZoneRecord;
-    if (!isInZone(r.owner, zone)) {
-      errors.push(zoneError(r.owner, r.type, [i], fieldError('owner', 'outside_zone', `owner must lie inside the zone ${zone}`)));
-      continue;
-    }
-    if (r.owner === zone && recordTypes[r.type].neverAtApex) {
-      errors.push(zoneError(r.owner, r.type, [i], fieldError('owner', 'never_at_apex', `a ${r.type} record may not be at the zone apex`)));
-    }
-    const key = `${r.owner}\u0000${r.type}`;
-    const list = rrsets.get(key);
-    if (list) list.push(i);
-    else rrsets.set(key, [i]);
-    if (r.type === 'CNAME') cnameOwners.add(r.owner);
-    else if (r.type === 'A' || r.type === 'AAAA') addressOwners.add(r.owner);
+/**
+ * The zone rules fed one record at a time, so a caller can check a zone without keeping its records: an
+ * importer streams records into the database and keeps only what the rules remember (per RRset: its indexes,
+ * TTLs and rdata keys, which for the usual one-record RRset are an index into two arrays rather than objects of
+ * their own; the CNAME owners; each MX/NS/SRV target). `errors` is complete after
+ * `finishing()` has run; checkZone and checkZoneInSlices are this over a list, with the same errors in the
+ * same order.
+ */
+export class ZoneChecker {
+  readonly errors: ZoneError[] = [];
+  private readonly zone: string;
+  /** RRset → the index of its one record, or its state once it has two. */
+  private readonly rrsets = new Map<string, number | RRsetState>();
+  /** TTL and rdata key of each record while its RRset has only it (cleared once it has two). */
+  private readonly ttlAt: number[] = [];
+  private readonly keyAt: Array<string | undefined> = [];
+  private readonly cnameOwners = new Set<string>();
+  private readonly targets: Array<{ index: number; owner: string; type: string; field: string; target: string }> = [];
+  private count = 0;
+
+  constructor(zoneName: string) {
+    this.zone = normalizeName(zoneName);
   }
-  let n = 0;
-  for (const idx of rrsets.values()) {
-    if (++n % SLICE === 0) yield;
-    // A single record cannot break an RRset rule.
-    if (idx.length > 1) errors.push(...checkRRset(idx.map((i) => records[i] as ZoneRecord), idx));
-  }
-  for (const owner of cnameOwners) {
-    if (++n % SLICE === 0) yield;
-    const idx = rrsets.get(`${owner}\u0000CNAME`) ?? [];
-    if (owner === zone) {
-      errors.push(zoneError(owner, 'CNAME', idx, fieldError('owner', 'cname_at_apex', 'a CNAME may not be at the zone apex, where SOA and NS live')));
-      continue;
-    }
-    const others = RECORD_TYPES.filter((t) => t !== 'CNAME' && rrsets.has(`${owner}\u0000${t}`));
-    if (others.length) {
-      const all = [idx, ...others.map((t) => rrsets.get(`${owner}\u0000${t}`) ?? [])].flat();
-      errors.push(zoneError(owner, 'CNAME', all, fieldError('type', 'cname_exclusive',
-        `a CNAME must be alone at its owner, found also ${others.join(', ')}`)));
-    }
-  }
-  for (let i = 0; i < records.length; i++) {
-    if (i % SLICE === SLICE - 1) yield;
-    const r = records[i] as ZoneRecord;
+
+  /** Adds the next record (its index is the number of records added before it). */
+  add(r: ZoneRecord): void {
+    const i = this.count++;
     const field = TARGET_FIELDS[r.type];
-    if (!field) continue;
-    const target = String(r.rdata[field]);
-    if (cnameOwners.has(target)) {
-      errors.push(zoneError(r.owner, r.type, [i], fieldError(field, 'target_is_cname', `${field} ${target} is a CNAME; it must name a host`)));
-    } else if (r.type === 'NS' && !addressOwners.has(target) && isInZone(target, zone)) {
-      errors.push(zoneError(r.owner, r.type, [i], fieldError(field, 'ns_without_address',
-        `name server ${target} lies inside the zone but has no A or AAAA record`)));
+    if (field) this.targets.push({ index: i, owner: r.owner, type: r.type, field, target: String(r.rdata[field]) });
+    if (!isInZone(r.owner, this.zone)) {
+      this.errors.push(zoneError(r.owner, r.type, [i], fieldError('owner', 'outside_zone', `owner must lie inside the zone ${this.zone}`)));
+      return;
+    }
+    if (r.owner === this.zone && recordTypes[r.type].neverAtApex) {
+      this.errors.push(zoneError(r.owner, r.type, [i], fieldError('owner', 'never_at_apex', `a ${r.type} record may not be at the zone apex`)));
+    }
+    const setKey = `${r.owner}\u0000${r.type}`;
+    const set = this.rrsets.get(setKey);
+    const key = rdataKey(r);
+    if (set === undefined) {
+      this.rrsets.set(setKey, i);
+      this.ttlAt[i] = r.ttl;
+      this.keyAt[i] = key;
+    } else if (typeof set === 'number') {
+      const state = newRRset(r.owner, r.type, set, this.ttlAt[set] as number, this.keyAt[set] as string);
+      this.keyAt[set] = undefined;
+      addToRRset(state, i, r.ttl, key);
+      this.rrsets.set(setKey, state);
+    } else {
+      addToRRset(set, i, r.ttl, key);
+    }
+    if (r.type === 'CNAME') this.cnameOwners.add(r.owner);
+  }
+
+  /** The rules that need every record, pausing (yielding) every few thousand items. */
+  *finishing(): Generator<void> {
+    const { errors, zone, rrsets } = this;
+    let n = 0;
+    for (const set of rrsets.values()) {
+      if (++n % SLICE === 0) yield;
+      if (typeof set !== 'number') errors.push(...rrsetErrors(set));
+    }
+    const indexesOf = (owner: string, type: string): number[] => {
+      const set = rrsets.get(`${owner}\u0000${type}`);
+      return set === undefined ? [] : typeof set === 'number' ? [set] : set.indexes;
+    };
+    const hasAddress = (owner: string) => rrsets.has(`${owner}\u0000A`) || rrsets.has(`${owner}\u0000AAAA`);
+    for (const owner of this.cnameOwners) {
+      if (++n % SLICE === 0) yield;
+      const idx = indexesOf(owner, 'CNAME');
+      if (owner === zone) {
+        errors.push(zoneError(owner, 'CNAME', idx, fieldError('owner', 'cname_at_apex', 'a CNAME may not be at the zone apex, where SOA and NS live')));
+        continue;
+      }
+      const others = RECORD_TYPES.filter((t) => t !== 'CNAME' && rrsets.has(`${owner}\u0000${t}`));
+      if (others.length) {
+        const all = [idx, ...others.map((t) => indexesOf(owner, t))].flat();
+        errors.push(zoneError(owner, 'CNAME', all, fieldError('type', 'cname_exclusive',
+          `a CNAME must be alone at its owner, found also ${others.join(', ')}`)));
+      }
+    }
+    for (const t of this.targets) {
+      if (++n % SLICE === 0) yield;
+      if (this.cnameOwners.has(t.target)) {
+        errors.push(zoneError(t.owner, t.type, [t.index], fieldError(t.field, 'target_is_cname', `${t.field} ${t.target} is a CNAME; it must name a host`)));
+      } else if (t.type === 'NS' && !hasAddress(t.target) && isInZone(t.target, zone)) {
+        errors.push(zoneError(t.owner, t.type, [t.index], fieldError(t.field, 'ns_without_address',
+          `name server ${t.target} lies inside the zone but has no A or AAAA record`)));
+      }
     }
   }
 }

@@ -58,7 +58,7 @@ export function validateRecord(zone: string, input: RecordInput): { record?: Zon
 export function rdataKey(record: Pick<ZoneRecord, 'type' | 'rdata'>): string {
   const fields = recordTypes[record.type]?.fields;
   if (!fields) return JSON.stringify(Object.keys(record.rdata).sort().map((k) => [k, record.rdata[k]]));
-  let key = '';
-  for (const f of fields) key += `${String(record.rdata[f.name])}\u0001`;
-  return key;
+  // A one-field type's key is the value itself: no new string per record (a large import keeps one per record).
+  if (fields.length === 1) return String(record.rdata[(fields[0] as { name: string }).name]);
+  return fields.map((f) => String(record.rdata[f.name])).join('\u0001');
 }

@@ -90,6 +90,17 @@ export async function insertZoneRecords(
   }
 }
 
+/** Deletes the zone's records equal (owner, type, rdata) to any of `records`; returns how many went. */
+export async function deleteZoneRecordsLike(db: Db, zoneId: number, records: ReadonlyArray<Pick<ZoneRecordValues, 'owner' | 'type' | 'rdata'>>): Promise<number> {
+  if (records.length === 0) return 0;
+  const result = await sql`
+    delete from dns.zone_records r
+    using unnest(${records.map((v) => v.owner)}::text[], ${records.map((v) => v.type)}::text[], ${records.map((v) => JSON.stringify(v.rdata))}::text[])
+      as u(owner, type, rdata)
+    where r.zone_id = ${zoneId} and r.owner = u.owner and r.type = u.type and r.rdata = u.rdata::jsonb`.execute(db);
+  return Number(result.numAffectedRows ?? 0);
+}
+
 export async function updateZoneRecord(
   db: Db,
   id: number,

@@ -1,20 +1,19 @@
-// BIND zone files in and out. Import parses and checks the whole file first (every bad line reported, nothing
-// written), then creates the zone, its nameserver assignments and every record in one transaction. Apex NS
-// records naming a nameserver the caller may use become assignments (so NS keep deriving from nameservers);
-// others stay ordinary records.
+// BIND zone files in and out. Import is one transaction: the zone row, then every record as it is parsed (in
+// batches, so a 373,000-record file is never whole in memory), then the SOA and the nameserver assignments; any
+// bad line (every one is reported) rolls it all back, so nothing is written. Apex NS records naming a nameserver
+// the caller may use become assignments (so NS keep deriving from nameservers); others stay ordinary records.
 import { isUniqueViolation } from '@keyzone/db';
 import type { Deps } from '../deps';
-import { derivedRecords, exportZone, importZone, rdataKey, SOA_DEFAULTS } from '../dns';
+import { derivedRecords, exportZone, importZone, normalizeName, SOA_DEFAULTS, type ZoneRecord } from '../dns';
 import { notFound } from '../errors';
 import { insertRecordCreateEntries } from '../queries/audit';
 import { assertRecordQuota, assertZoneQuota } from './quotas';
 import { findLiveNameserversByName } from '../queries/nameservers';
-import { findLiveZoneRecords, insertZoneRecords } from '../queries/zone-records';
-import { findZoneById, findZoneNameservers, insertZone, replaceZoneNameservers } from '../queries/zones';
+import { deleteZoneRecordsLike, findLiveZoneRecords, insertZoneRecords } from '../queries/zone-records';
+import { findZoneById, findZoneNameservers, insertZone, replaceZoneNameservers, updateZone, type ZoneRow } from '../queries/zones';
 import { serializeZone, type Zone } from '../serialize-zones';
 import type { Caller } from './caller';
 import { assertGroupAccess, assertGroupUsableForNewObject, canUseNameserverOf } from './dns-access';
-import { filterInSlices } from '../dns/slices';
 import { invalidZoneFile } from './dns-errors';
 import { toZoneRecord } from './zone-rules';
 import { duplicateZone } from './zones';
@@ -46,15 +45,54 @@ export interface ImportInput {
 }
 
 export async function importZoneFile(deps: Deps, caller: Caller, input: ImportInput): Promise<{ zone: Zone; records: number }> {
-  const parsed = await importZone(input.zone, input.zonefile);
-  if (parsed.errorCount > 0 || !parsed.soa) throw invalidZoneFile(parsed.errors, parsed.errorCount);
-  const { soa } = parsed;
   const groupId = input.gid ?? caller.groupId;
+  const name = normalizeName(input.zone.endsWith('.') ? input.zone : `${input.zone}.`);
+  const now = deps.clock.now();
   return deps.db.transaction().execute(async (trx) => {
-    await assertGroupUsableForNewObject(trx, caller, groupId);
-    await assertZoneQuota(trx, deps.config.quotas, groupId);
+    // The zone row comes first, with default SOA fields, so that records go into the database as they are parsed
+    // (a large zone is never whole in memory); the SOA is set once the file is read, and a bad file rolls it all
+    // back. A file with bad lines answers 400 before anything about the zone or group does, as it always has.
+    let zone: ZoneRow;
+    try {
+      await assertGroupUsableForNewObject(trx, caller, groupId);
+      await assertZoneQuota(trx, deps.config.quotas, groupId);
+      zone = await insertZone(trx, {
+        group_id: groupId, name, description: input.description ?? '', mailaddr: `hostmaster.${name}`, serial: 0,
+        refresh: SOA_DEFAULTS.refresh, retry: SOA_DEFAULTS.retry, expire: SOA_DEFAULTS.expire, minimum: SOA_DEFAULTS.minimum, ttl: SOA_DEFAULTS.ttl,
+      }, now);
+    } catch (err) {
+      const parsed = await importZone(input.zone, input.zonefile, { onRecord: () => undefined });
+      if (parsed.errorCount > 0 || !parsed.soa) throw invalidZoneFile(parsed.errors, parsed.errorCount);
+      throw isUniqueViolation(err) ? duplicateZone() : err;
+    }
+
+    const limit = deps.config.quotas.recordsPerZone;
+    const apexNs: ZoneRecord[] = [];
+    let batch: ZoneRecord[] = [];
+    let stored = 0;
+    let notStored = 0;
+    const flush = async () => {
+      // Past the quota (with room for the NS and glue records that are dropped below) nothing more is stored;
+      // the count decides at the end.
+      if (limit > 0 && stored + batch.length > limit + QUOTA_SLACK) notStored += batch.length;
+      else if (batch.length > 0) {
+        await insertZoneRecords(trx, zone.id, batch, now);
+        stored += batch.length;
+      }
+      batch = [];
+    };
+    const parsed = await importZone(input.zone, input.zonefile, {
+      onRecord: async (record) => {
+        if (record.type === 'NS' && record.owner === name) apexNs.push(record);
+        batch.push(record);
+        if (batch.length >= INSERT_BATCH) await flush();
+      },
+    });
+    await flush();
+    if (parsed.errorCount > 0 || !parsed.soa) throw invalidZoneFile(parsed.errors, parsed.errorCount);
+    const { soa } = parsed;
+
     // Apex NS → assignments of nameservers the caller may use, in file order.
-    const apexNs = parsed.records.filter((r) => r.type === 'NS' && r.owner === parsed.zone);
     const known = await findLiveNameserversByName(trx, apexNs.map((r) => String(r.rdata.dname)), { share: true });
     const usable = new Map<string, (typeof known)[number]>();
     for (const ns of known) if (await canUseNameserverOf(trx, caller, ns.group_id)) usable.set(ns.name, ns);
@@ -65,26 +103,22 @@ export async function importZoneFile(deps: Deps, caller: Caller, input: ImportIn
       .sort((a, b) => Number(b.name === soa.mname) - Number(a.name === soa.mname));
     // Those NS records, and A/AAAA glue equal to what the assigned nameservers' addresses give, are derived
     // again on export: storing them too would duplicate them.
-    const derived = new Set(
-      derivedRecords({ name: parsed.zone, ttl: 0, nameservers: assigned })
-        .map((r) => `${r.owner} ${r.type} ${rdataKey(r)}`),
-    );
-    const records = await filterInSlices(parsed.records, (r) => !derived.has(`${r.owner} ${r.type} ${rdataKey(r)}`));
+    const dropped = await deleteZoneRecordsLike(trx, zone.id, derivedRecords({ name, ttl: 0, nameservers: assigned }));
+    await assertRecordQuota(trx, deps.config.quotas, zone.id, notStored);
 
-    const now = deps.clock.now();
-    const zone = await insertZone(trx, {
-      group_id: groupId, name: parsed.zone, description: input.description ?? '', mailaddr: soa.rname, serial: soa.serial,
-      refresh: soa.refresh, retry: soa.retry, expire: soa.expire, minimum: soa.minimum,
+    const updated = (await updateZone(trx, zone.id, {
+      mailaddr: soa.rname, serial: soa.serial, refresh: soa.refresh, retry: soa.retry, expire: soa.expire, minimum: soa.minimum,
       ttl: parsed.defaultTtl ?? soa.ttl ?? SOA_DEFAULTS.ttl,
-    }, now).catch((err: unknown) => {
-      throw isUniqueViolation(err) ? duplicateZone() : err;
-    });
-    await assertRecordQuota(trx, deps.config.quotas, zone.id, records.length);
+    }, now)) as ZoneRow;
     await replaceZoneNameservers(trx, zone.id, assigned.map((n) => n.id));
-    await insertZoneRecords(trx, zone.id, records, now);
-    const wire = serializeZone(zone, assigned);
+    const wire = serializeZone(updated, assigned);
     await deps.audit.record(trx, { actor: caller, objectType: 'zone', objectId: zone.id, action: 'create', before: null, after: wire });
     await insertRecordCreateEntries(trx, zone.id, caller.userId, now, caller.ip ?? null);
-    return { zone: wire, records: records.length };
+    return { zone: wire, records: stored - dropped };
   });
 }
+
+/** Rows per insert statement while a file is read. */
+const INSERT_BATCH = 5000;
+/** Records stored past records_per_zone before storing stops: room for the NS and glue records dropped after. */
+const QUOTA_SLACK = 1000;

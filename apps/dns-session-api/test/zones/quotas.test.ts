@@ -39,3 +39,22 @@ test('a zone file over the record limit is refused whole, and the zones per grou
   expect(third.status).toBe(403);
   expect(third.body.message).toBe('The group has reached its limit of 2 zones (quotas.yml zones_per_group)');
 });
+
+test('an imported file at the record limit fits: the NS and glue its nameservers give are not counted (issue 27)', async () => {
+  const other = await startTestServer({ quotas: { zonesPerGroup: 0, recordsPerZone: 3 } });
+  try {
+    await other.seedUser({ group: 'Exact', username: 'erin', isAdmin: true });
+    const erin = await other.login('erin@Exact');
+    expectStatus(await erin.post('/nameserver', { name: 'ns1.exact.quota.example.', address: '192.0.2.53' }), 201);
+    const file = ['$TTL 3600', '@ IN SOA ns1.exact.quota.example. hostmaster.example.net. 1 7200 3600 1209600 3600',
+      '@ IN NS ns1.exact.quota.example.', 'ns1 IN A 192.0.2.53', ...[1, 2, 3].map((i) => `h${i} IN A 192.0.2.${i}`)].join('\n');
+    const res = await erin.request('POST', '/zone/import?zone=exact.quota.example.', { raw: file, headers: { 'content-type': 'text/dns' } });
+    expect(res.status).toBe(201);
+    expect(res.body.records).toBe(3);
+    expect(res.body.zone.nameservers).toHaveLength(1);
+    const stored = await other.deps.db.selectFrom('dns.zone_records').select(['owner', 'type']).where('zone_id', '=', res.body.zone.id).orderBy('owner').execute();
+    expect(stored).toEqual(['h1', 'h2', 'h3'].map((h) => ({ owner: `${h}.exact.quota.example.`, type: 'A' })));
+  } finally {
+    await other.close();
+  }
+});

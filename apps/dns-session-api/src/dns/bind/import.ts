@@ -3,7 +3,7 @@
 // first `maxErrors` are returned with their number and reason, and the caller imports nothing unless there
 // are none. It is async and gives the event loop back every few milliseconds, so other requests do not wait
 // behind a large file; memory follows the records kept, not the errors (issue 12).
-import { checkZoneInSlices } from '../check-zone';
+import { ZoneChecker } from '../check-zone';
 import { nextTurn } from '../slices';
 import { checkName, isAbsolute, normalizeName, toAbsolute } from '../names';
 import { validateRecord, ZoneRecord } from '../records';
@@ -24,6 +24,7 @@ export interface ImportResult {
   zone: string;
   soa?: Soa & { ttl: number; line: number };
   defaultTtl?: number;
+  /** Every valid record, in file order; empty when `onRecord` took them. */
   records: ImportedRecord[];
   /** The first `maxErrors` problems, by line. */
   errors: LineError[];
@@ -36,6 +37,11 @@ export interface ImportOptions {
   maxErrors?: number;
   /** Longest stretch of parsing between two turns of the event loop (ms); default 10. */
   sliceMs?: number;
+  /**
+   * Takes each valid record as it is parsed, in file order, instead of the result keeping them (a large zone is
+   * then never whole in memory). The zone rules still see every record; their errors arrive with the result.
+   */
+  onRecord?: (record: ImportedRecord) => void | Promise<void>;
 }
 
 const UNIT_SECONDS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400, w: 604800 };
@@ -56,6 +62,8 @@ export async function importZone(zoneName: string, text: string, options: Import
   const sliceMs = options.sliceMs ?? 10;
   const zone = normalizeName(zoneName.endsWith('.') ? zoneName : `${zoneName}.`);
   const result: ImportResult = { zone, records: [], errors: [], errorCount: 0 };
+  const checker = new ZoneChecker(zone);
+  const recordLines: number[] = [];
   let origin = zone;
   let defaultTtl: number | undefined;
   let lastTtl: number | undefined;
@@ -149,12 +157,16 @@ export async function importZone(zoneName: string, text: string, options: Import
     }
     const record = checked.record as ImportedRecord;
     record.line = line;
-    result.records.push(record);
+    checker.add(record);
+    recordLines.push(line);
+    if (options.onRecord) await options.onRecord(record);
+    else result.records.push(record);
   }
 
   if (!result.soa && result.errorCount === 0) fail(1, `the file has no SOA record for ${zone}`);
-  for (const e of await checkZoneInSlices(zone, result.records)) {
-    const lines = e.records.map((i) => result.records[i]?.line ?? 0);
+  for (const _pause of checker.finishing()) await nextTurn();
+  for (const e of checker.errors) {
+    const lines = e.records.map((i) => recordLines[i] ?? 0);
     fail(Math.max(...lines), `${e.message} (${e.rule}${lines.length > 1 ? `; lines ${lines.join(', ')}` : ''})`);
   }
   result.defaultTtl = defaultTtl;
