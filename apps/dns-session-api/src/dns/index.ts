@@ -12,5 +12,5 @@ export * from './soa';
 export * from './nameserver-exports';
 export { importZone, parseTtl } from './bind/import';
 export type { ImportResult, ImportedRecord, LineError } from './bind/import';
-export { exportZone, derivedRecords, zoneFileRecords, compareNames } from './bind/export';
+export { exportZone, exportZoneInSlices, derivedRecords, zoneFileRecords, compareNames } from './bind/export';
 export type { ExportZone, ExportNameserver } from './bind/export';

@@ -1,7 +1,8 @@
 // PowerDNS Authoritative through its HTTP API (/api/v1/servers/<id>/zones): a zone is created with all its
 // RRsets, or brought up to date with one PATCH that REPLACEs every RRset it should have and DELETEs the
 // others; a removed zone is deleted. soa_edit_api is off, so the SOA serial is the zone's own (YYYYMMDDnn).
-import { normalizeName, rdataToBind, zoneFileRecords, type ExportZone } from '../dns';
+import { normalizeName, rdataToBind, zoneFileRecords, type ExportZone, type ZoneRecord } from '../dns';
+import { nextTurn } from '../dns/slices';
 
 export interface PowerDnsTarget {
   url: string;
@@ -24,8 +25,11 @@ interface RRset {
   records?: Array<{ content: string; disabled: boolean }>;
 }
 
-/** The zone as PowerDNS RRsets (owner, type) with presentation-format contents; the SOA first. */
-export function rrsetsOf(zone: ExportZone): RRset[] {
+/**
+ * The zone as PowerDNS RRsets (owner, type) with presentation-format contents; the SOA first. Gives the event
+ * loop back every few thousand records (a large zone's publishing must not hold other requests up).
+ */
+export async function rrsetsOf(zone: ExportZone): Promise<RRset[]> {
   const origin = normalizeName(zone.name);
   const records = zoneFileRecords(zone);
   const primary = zone.nameservers[0] ? normalizeName(zone.nameservers[0].name) : origin;
@@ -35,7 +39,9 @@ export function rrsetsOf(zone: ExportZone): RRset[] {
     name: origin, type: 'SOA', ttl: zone.ttl,
     records: [{ content: `${zone.soa.mname ?? primary} ${rname} ${serial} ${refresh} ${retry} ${expire} ${minimum}`, disabled: false }],
   });
-  for (const r of records) {
+  for (let i = 0; i < records.length; i++) {
+    if (i % 5000 === 4999) await nextTurn();
+    const r = records[i] as ZoneRecord;
     const key = `${r.owner} ${r.type}`;
     let set = sets.get(key);
     if (!set) {
@@ -74,7 +80,7 @@ const failure = (what: string, answer: { status: number; json: unknown }) =>
 
 export async function publishToPowerDns(target: PowerDnsTarget, zone: ExportZone): Promise<void> {
   const name = normalizeName(zone.name);
-  const wanted = rrsetsOf(zone);
+  const wanted = await rrsetsOf(zone);
   const current = await api(target, 'GET', `/zones/${encodeURIComponent(name)}?rrsets=true`);
   let existing: string[] = [];
   if (current.status === 404 || current.status === 422) {

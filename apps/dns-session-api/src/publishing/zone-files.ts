@@ -4,7 +4,7 @@
 import { execFile } from 'node:child_process';
 import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { exportZone, normalizeName, type ExportZone } from '../dns';
+import { exportZoneInSlices, normalizeName, type ExportZone } from '../dns';
 
 export interface ZoneFileTarget {
   directory: string;
@@ -85,7 +85,7 @@ function reload(target: ZoneFileTarget, zoneName: string): Promise<void> {
 
 export async function publishZoneFile(target: ZoneFileTarget, zone: ExportZone): Promise<void> {
   await mkdir(target.directory, { recursive: true });
-  await writeAtomically(fileOf(target, zone.name), exportZone({ ...zone, comment: `zone ${zone.name} published by Keyzone` }));
+  await writeAtomically(fileOf(target, zone.name), await exportZoneInSlices({ ...zone, comment: `zone ${zone.name} published by Keyzone` }));
   await rewriteInclude(target);
   await reload(target, zone.name);
 }

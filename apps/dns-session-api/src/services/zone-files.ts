@@ -4,7 +4,7 @@
 // the caller may use become assignments (so NS keep deriving from nameservers); others stay ordinary records.
 import { isUniqueViolation } from '@keyzone/db';
 import type { Deps } from '../deps';
-import { derivedRecords, exportZone, importZone, normalizeName, SOA_DEFAULTS, type ZoneRecord } from '../dns';
+import { derivedRecords, exportZoneInSlices, importZone, normalizeName, SOA_DEFAULTS, type ZoneRecord } from '../dns';
 import { notFound } from '../errors';
 import { insertRecordCreateEntries } from '../queries/audit';
 import { assertRecordQuota, assertZoneQuota } from './quotas';
@@ -26,7 +26,7 @@ export async function exportZoneFile(deps: Deps, caller: Caller, zoneId: number)
     findZoneNameservers(deps.db, [zone.id]).then((m) => m.get(zone.id) ?? []),
     findLiveZoneRecords(deps.db, zone.id),
   ]);
-  const text = exportZone({
+  const text = await exportZoneInSlices({
     name: zone.name,
     ttl: zone.ttl,
     soa: { rname: zone.mailaddr, serial: zone.serial, refresh: zone.refresh, retry: zone.retry, expire: zone.expire, minimum: zone.minimum },

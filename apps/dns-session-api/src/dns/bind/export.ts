@@ -4,6 +4,7 @@
 import { isInZone, normalizeName, relativeTo, splitLabels } from '../names';
 import { rdataKey, ZoneRecord } from '../records';
 import { Soa } from '../soa';
+import { nextTurn } from '../slices';
 import { RECORD_TYPES, rdataToBind } from '../types';
 
 export interface ExportNameserver {
@@ -102,19 +103,37 @@ function canonicalKey(name: string): string {
 }
 
 export function exportZone(zone: ExportZone): string {
+  const lines: string[] = [];
+  for (const _pause of zoneFileLines(zone, lines));
+  return `${lines.join('\n')}\n`;
+}
+
+/** exportZone for large zones: the same text, giving the event loop back every few thousand records. */
+export async function exportZoneInSlices(zone: ExportZone): Promise<string> {
+  const lines: string[] = [];
+  for (const _pause of zoneFileLines(zone, lines)) await nextTurn();
+  return `${lines.join('\n')}\n`;
+}
+
+/** Records rendered between two pauses. */
+const SLICE = 5000;
+
+/** The zone file's lines, appended to `lines`, pausing (yielding) every SLICE records. */
+function* zoneFileLines(zone: ExportZone, lines: string[]): Generator<void> {
   const origin = normalizeName(zone.name);
   const records = zoneFileRecords(zone);
+  yield;
   // MNAME: the primary is the first assigned nameserver, else the first apex NS record, else the apex.
   const firstNs = records.find((r) => r.type === 'NS' && r.owner === origin);
   const primary = zone.nameservers[0] ? normalizeName(zone.nameservers[0].name) : undefined;
   const mname = zone.soa.mname ?? primary ?? (firstNs ? String(firstNs.rdata.dname) : origin);
   const { rname, serial, refresh, retry, expire, minimum } = zone.soa;
-  const lines: string[] = [];
   if (zone.comment) lines.push(`; ${zone.comment.replace(/\n/g, ' ')}`);
   lines.push(`$ORIGIN ${origin}`, `$TTL ${zone.ttl}`);
   lines.push(`@\t${zone.ttl}\tIN\tSOA\t${mname} ${rname} ${serial} ${refresh} ${retry} ${expire} ${minimum}`);
-  for (const r of records) {
+  for (let i = 0; i < records.length; i++) {
+    if (i % SLICE === SLICE - 1) yield;
+    const r = records[i] as ZoneRecord;
     lines.push(`${relativeTo(r.owner, origin)}\t${r.ttl}\tIN\t${r.type}\t${rdataToBind(r.type, r.rdata)}`);
   }
-  return `${lines.join('\n')}\n`;
 }
