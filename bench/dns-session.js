@@ -2,7 +2,10 @@
 // DNS session API throughput against baselines measured in the same run, on PostgreSQL:
 //   1. GET /user/<id> with a session cookie  vs  a bare Express handler running the same user query on the same pool
 //      (goal: ratio >= 0.7; the app adds the session lookup, the permission check, logging and the envelope);
-//   2. POST /session (bcrypt cost 10)         vs  raw bcrypt.compare throughput at the same concurrency (goal >= 0.9).
+//   2. POST /session (bcrypt cost 10)         vs  raw bcrypt.compare throughput at the same concurrency (goal >= 0.9);
+//   3. GET /zone?gid=<top>&include_subgroups=true on a NicTool-shaped tree (15 groups 3 deep, 50 zones with two
+//      nameservers each) vs bare Express running the same SQL (subtree, zone page with counts, nameservers) on the
+//      same pool (goal >= 0.7, issue 27).
 //
 //   pnpm --filter @keyzone/dns-session-api build
 //   pnpm --filter @keyzone/bench run dns:session        [--seconds 5] [--rounds 3] [--connections 8]
@@ -59,6 +62,31 @@ async function serve() {
     group: 'bench.example', username: 'peer', password: PASSWORD, email: 'peer@example.com',
     firstName: 'Peer', lastName: 'User', isAdmin: false,
   });
+  // The zone list's data, shaped like the NicTool migration the issue measured: under the bench user's group,
+  // 3 groups, each with 4 subgroups (15 groups, 3 deep), 50 zones spread over them, two nameservers each.
+  const { insertGroup } = require(path.join(APP_DIST, 'dist/queries/groups.js'));
+  const { insertNameserver } = require(path.join(APP_DIST, 'dist/queries/nameservers.js'));
+  const { insertZone, replaceZoneNameservers, findZones, findZoneNameservers } = require(path.join(APP_DIST, 'dist/queries/zones.js'));
+  const { findSubtreeGroupIds } = require(path.join(APP_DIST, 'dist/queries/group-tree.js'));
+  const { serializeZone } = require(path.join(APP_DIST, 'dist/serialize-zones.js'));
+  const now = new Date();
+  const tree = [user.group_id];
+  for (let i = 0; i < 3; i++) {
+    const middle = await insertGroup(deps.db, { parentId: user.group_id, name: `region-${i}.bench`, now });
+    tree.push(middle.id);
+    for (let j = 0; j < 4; j++) tree.push((await insertGroup(deps.db, { parentId: middle.id, name: `site-${i}-${j}.bench`, now })).id);
+  }
+  const nameservers = [];
+  for (const n of [1, 2]) {
+    nameservers.push(await insertNameserver(deps.db, { group_id: user.group_id, name: `ns${n}.bench.example.`, address: `192.0.2.${n}`, address6: null, ttl: 3600, description: '', export_type: 'bind' }, now));
+  }
+  for (let z = 0; z < 50; z++) {
+    const zone = await insertZone(deps.db, {
+      group_id: tree[z % tree.length], name: `zone-${z}.bench.example.`, description: `zone ${z}`, mailaddr: 'hostmaster.bench.example.',
+      serial: 2026112500, refresh: 86400, retry: 7200, expire: 1209600, minimum: 3600, ttl: 3600,
+    }, now);
+    await replaceZoneNameservers(deps.db, zone.id, nameservers.map((ns) => ns.id));
+  }
   const app = await listen(createApp(deps), { host: '127.0.0.1', port: 0, keepAliveTimeoutSeconds: 5 });
 
   // The baseline: the same query as the app's findUserById, on the same pool, JSON out.
@@ -70,6 +98,13 @@ async function serve() {
       .where('id', '=', Number(req.params.id))
       .executeTakeFirst();
     res.json(row);
+  });
+  // The zone list's SQL without the app around it: the subtree, one page of zones with its counts, their nameservers.
+  bare.get('/zone', async (req, res) => {
+    const groupIds = await findSubtreeGroupIds(deps.db, Number(req.query.gid));
+    const { rows, total, filtered } = await findZones(deps.db, { groupIds, deleted: false, limit: 100, offset: 0, sortBy: 'zone', sortDir: 'asc' });
+    const ns = await findZoneNameservers(deps.db, rows.map((r) => r.id));
+    res.json({ zone: rows.map((r) => serializeZone(r, ns.get(r.id) ?? [])), meta: { pagination: { total, filtered, limit: 100, offset: 0 } } });
   });
   const bareServer = await listen(bare, { host: '127.0.0.1', port: 0, keepAliveTimeoutSeconds: 5 });
 
@@ -98,7 +133,7 @@ async function serve() {
       process.exit(0);
     }
   });
-  process.send({ cmd: 'ready', app: urlOf(app), bare: urlOf(bareServer), userId: user.id, peerId: peer.user.id });
+  process.send({ cmd: 'ready', app: urlOf(app), bare: urlOf(bareServer), userId: user.id, peerId: peer.user.id, groupId: user.group_id });
 }
 
 // ---- parent: the load ------------------------------------------------------------------------------------------
@@ -161,6 +196,9 @@ async function main() {
       return (await once(child, 'bcrypt')).perSecond;
     };
     const loginBody = JSON.stringify({ username: 'bench@bench.example', password: PASSWORD });
+    const zonesPath = `/zone?gid=${ready.groupId}&include_subgroups=true`;
+    const zones = await (await fetch(`${ready.app}${zonesPath}`, { headers: { cookie } })).json();
+    if (zones.zone?.length !== 50) throw new Error(`GET ${zonesPath} listed ${zones.zone?.length} zones, not 50`);
     const comparisons = [
       {
         name: 'GET /user/<own id> + cookie vs bare Express + same query', goal: GOALS.user,
@@ -171,6 +209,11 @@ async function main() {
         name: 'GET /user/<id of a peer in the group> + cookie vs bare', goal: GOALS.user,
         app: () => cannon({ title: 'app GET /user (peer)', url: `${ready.app}${peerPath}`, headers: { cookie } }),
         base: () => cannon({ title: 'bare GET /user (peer)', url: `${ready.bare}${peerPath}` }),
+      },
+      {
+        name: 'GET /zone?include_subgroups=true (15 groups, 50 zones) + cookie vs bare', goal: GOALS.user,
+        app: () => cannon({ title: 'app GET /zone', url: `${ready.app}${zonesPath}`, headers: { cookie } }),
+        base: () => cannon({ title: 'bare GET /zone', url: `${ready.bare}${zonesPath}` }),
       },
       {
         name: 'POST /session vs raw bcrypt.compare (cost 10)', goal: GOALS.login,
