@@ -40,7 +40,8 @@ beforeAll(async () => {
       ...hook('BEFORE_USER_CREATED', '/new-user'),
       ...hook('SEND_EMAIL', '/email'),
       ...hook('SEND_SMS', '/sms'),
-      HOOK_HTTP_TIMEOUT: '300ms',
+      // Long enough for a loaded CI machine; the timeout test waits three of them.
+      HOOK_HTTP_TIMEOUT: '1s',
       EXTERNAL_ANONYMOUS_USERS_ENABLED: 'true',
       EXTERNAL_PHONE_ENABLED: 'true',
       EXTERNAL_KEYCLOAK_ENABLED: 'true', EXTERNAL_KEYCLOAK_CLIENT_ID: 'keycloak-client', EXTERNAL_KEYCLOAK_SECRET: 'keycloak-secret',
