@@ -4,13 +4,12 @@
 // the transaction rolls back, so nothing of the user is left. Accounts an administrator creates or invites do
 // not pass through it (they are no sign-up).
 import { randomUUID } from 'node:crypto';
-import type { Deps } from '../../deps';
 import type { UserRow } from '../../queries/columns';
 import { serializeUser } from '../../serialize';
 import type { ClientInfo } from '../platform/context';
-import { runHook } from './run';
+import { type HookDeps, runHook } from './run';
 
-export async function approveNewUser(deps: Pick<Deps, 'config' | 'db' | 'log' | 'clock'>, user: UserRow, client: ClientInfo): Promise<void> {
+export async function approveNewUser(deps: HookDeps, user: UserRow, client: ClientInfo): Promise<void> {
   if (!deps.config.hooks.beforeUserCreated) return;
   await runHook(deps, 'beforeUserCreated', {
     metadata: { uuid: randomUUID(), time: deps.clock.now().toISOString(), name: 'before-user-created', ip_address: client.ip },

@@ -2,9 +2,8 @@
 // authentication_method} before every access token is signed and answers {claims}. The answer must still carry
 // the claims every client relies on (GoTrue's schema: aud, exp, iat, sub, email, phone, role, aal, session_id,
 // is_anonymous), with exp after iat; otherwise no token is issued (500).
-import type { Deps } from '../../deps';
 import { internalError } from '../../errors';
-import { runHook } from './run';
+import { type HookDeps, runHook } from './run';
 
 export type AccessTokenClaims = Record<string, unknown> & { iat: number; exp: number };
 
@@ -21,7 +20,7 @@ function conforms(claims: Record<string, unknown>): claims is AccessTokenClaims 
 }
 
 export async function customClaims(
-  deps: Pick<Deps, 'config' | 'db' | 'log' | 'clock'>,
+  deps: HookDeps,
   input: { userId: string; claims: Record<string, unknown>; issuedAt: Date; expiresIn: number; method: string },
 ): Promise<AccessTokenClaims> {
   const iat = Math.floor(input.issuedAt.getTime() / 1000);

@@ -5,11 +5,10 @@
 // base of `/verify?token=<token_hash>&type=<email_action_type>&redirect_to=…` links, as GoTrue sends it. A secure
 // email change is one call: `token`/`token_hash` for the new address, `token_new`/`token_hash_new` for the current
 // one (GoTrue's naming).
-import type { Deps } from '../../deps';
 import { internalError } from '../../errors';
 import { findUserById, type Executor } from '../../queries/users';
 import { serializeUser } from '../../serialize';
-import { runHook } from './run';
+import { type HookDeps, runHook } from './run';
 
 export interface HookEmailData {
   token: string;
@@ -21,7 +20,7 @@ export interface HookEmailData {
 }
 
 export async function sendEmailThroughHook(
-  deps: Pick<Deps, 'config' | 'db' | 'log' | 'clock'>,
+  deps: HookDeps,
   tx: Executor,
   input: { userId: string; emailData: HookEmailData },
 ): Promise<void> {

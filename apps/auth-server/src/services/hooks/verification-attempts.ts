@@ -3,15 +3,12 @@
 // or wrong (e.g. after too many failures). A rejected password answers 400 invalid_credentials with the hook's
 // message, and with `should_logout_user` ends the user's sessions; a rejected MFA code ends the user's sessions
 // and answers 403 mfa_verification_rejected, as GoTrue does.
-import type { Deps } from '../../deps';
 import { ApiError, ErrorCode } from '../../errors';
 import { deleteSessions } from '../../queries/sessions';
-import { isRejection, runHook } from './run';
+import { type HookDeps, isRejection, runHook } from './run';
 
 const PASSWORD_REJECTED = 'Further password verification attempts will be rejected.';
 const MFA_REJECTED = 'Further MFA verification attempts will be rejected.';
-
-type HookDeps = Pick<Deps, 'config' | 'db' | 'log' | 'clock'>;
 
 export async function passwordVerificationAttempt(deps: HookDeps, input: { userId: string; valid: boolean }): Promise<void> {
   const output = await runHook(deps, 'passwordVerificationAttempt', { user_id: input.userId, valid: input.valid });
