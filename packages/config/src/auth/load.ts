@@ -13,6 +13,7 @@ import { readMailer, readSmtp } from './schema-email';
 import { readSms } from './schema-sms';
 import { readHooks } from './schema-hooks';
 import { readMfa } from './schema-mfa';
+import { readSaml } from './schema-saml';
 import { readMetrics, readTracing } from './schema-observability';
 
 export interface LoadAuthConfigOptions {
@@ -52,9 +53,11 @@ export function loadAuthConfig(options: LoadAuthConfigOptions = {}): AuthConfig 
   for (const [key, value] of Object.entries(env)) if (value !== undefined) vars[key] = value;
   const r = new EnvReader(vars, unprefixDefaults(options.defaults ?? {}));
 
+  const topLevel = readTopLevel(r);
+  const api = readApi(r);
   const config: AuthConfig = {
-    ...readTopLevel(r),
-    api: readApi(r),
+    ...topLevel,
+    api,
     db: readDb(r),
     log: readLog(r),
     jwt: readJwt(r),
@@ -69,6 +72,7 @@ export function loadAuthConfig(options: LoadAuthConfigOptions = {}): AuthConfig 
     tracing: readTracing(r),
     metrics: readMetrics(r),
     hooks: readHooks(r, options.production ?? false),
+    saml: readSaml(r, api.externalUrl ?? ''),
   };
   if (options.production && !config.mailer.autoconfirm && !config.smtp.host && !config.hooks.sendEmail) {
     r.problem(

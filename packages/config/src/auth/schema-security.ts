@@ -59,5 +59,6 @@ export function readRateLimit(r: EnvReader): RateLimitConfig {
     verify: r.int('RATE_LIMIT_VERIFY', { min: 0 }) ?? 30,
     otp: r.int('RATE_LIMIT_OTP', { min: 0 }) ?? 30,
     anonymousUsers: r.int('RATE_LIMIT_ANONYMOUS_USERS', { min: 0 }) ?? 30,
+    sso: r.int('RATE_LIMIT_SSO', { min: 0 }) ?? 30,
   };
 }

@@ -130,6 +130,7 @@ export interface RateLimitConfig {
   verify: number;                      // RATE_LIMIT_VERIFY per 5 min, default 30
   otp: number;                         // RATE_LIMIT_OTP per 5 min, default 30
   anonymousUsers: number;              // RATE_LIMIT_ANONYMOUS_USERS per hour, default 30
+  sso: number;                         // RATE_LIMIT_SSO per 5 min (POST /sso), default 30
 }
 
 export interface SmtpConfig {
@@ -207,6 +208,17 @@ export type HooksConfig = { [K in HookName]?: HookTarget } & {
   timeoutSeconds: number;              // HOOK_HTTP_TIMEOUT (Keyzone), default 5 (GoTrue's fixed timeout)
 };
 
+/** SAML 2.0 single sign-on (schema-saml.ts). */
+export interface SamlConfig {
+  enabled: boolean;                    // SAML_ENABLED, default false
+  privateKeyPem: string | undefined;   // SAML_PRIVATE_KEY (RSA, base64 DER or PEM), as PKCS#8 PEM; required when enabled
+  allowEncryptedAssertions: boolean;   // SAML_ALLOW_ENCRYPTED_ASSERTIONS, default false
+  relayStateValiditySeconds: number;   // SAML_RELAY_STATE_VALIDITY_PERIOD, default 2m (GoTrue's)
+  externalUrl: string;                 // SAML_EXTERNAL_URL, default API_EXTERNAL_URL: the base of the entity ID and ACS URL
+  rateLimitAssertion: number;          // SAML_RATE_LIMIT_ASSERTION per second per client at the ACS, default 15
+  metadataRefreshSeconds: number;      // SAML_METADATA_REFRESH_PERIOD (Keyzone): metadata_url re-read when older, default 24h
+}
+
 export interface AuthConfig {
   siteUrl: string;                     // SITE_URL (required, URL)
   uriAllowList: string[];              // URI_ALLOW_LIST, comma-separated globs, default []
@@ -227,4 +239,5 @@ export interface AuthConfig {
   tracing: TracingConfig;
   metrics: MetricsConfig;
   hooks: HooksConfig;
+  saml: SamlConfig;
 }
