@@ -12,6 +12,7 @@ export const AUTH_MIGRATIONS = [
   '202611250200_mfa',
   '202611260100_mfa_attempts',
   '202611260200_flow_browser_binding',
+  '202611270100_saml_sso',
 ];
 
 export const AUTH_TABLES = [
@@ -28,7 +29,12 @@ export const AUTH_TABLES = [
   'one_time_tokens',
   'rate_limit_buckets',
   'refresh_tokens',
+  'saml_assertions_used',
+  'saml_providers',
+  'saml_relay_states',
   'sessions',
+  'sso_domains',
+  'sso_providers',
   'users',
 ];
 

@@ -205,6 +205,56 @@ export interface MailOutboxTable {
   last_error: string | null;
 }
 
+/** SAML SSO (issue 30): a provider, its IdP, its domains, sign-ins in flight and assertions already used. */
+export interface SsoProvidersTable {
+  id: string;
+  resource_id: string | null;
+  disabled: Generated<boolean>;
+  created_at: CreatedAt;
+  updated_at: CreatedAt;
+}
+
+export interface SamlAttributeMappingJson {
+  keys?: Record<string, { name?: string; names?: string[]; default?: unknown; array?: boolean }>;
+}
+
+export interface SamlProvidersTable {
+  id: string;
+  sso_provider_id: string;
+  entity_id: string;
+  metadata_xml: string;
+  metadata_url: string | null;
+  attribute_mapping: Jsonb<SamlAttributeMappingJson> | null;
+  name_id_format: string | null;
+  created_at: CreatedAt;
+  updated_at: CreatedAt;
+}
+
+export interface SsoDomainsTable {
+  id: string;
+  sso_provider_id: string;
+  domain: string;
+  created_at: CreatedAt;
+  updated_at: CreatedAt;
+}
+
+export interface SamlRelayStatesTable {
+  id: string;
+  sso_provider_id: string;
+  request_id: string; // the AuthnRequest's ID: the IdP's Response must be InResponseTo it
+  for_email: string | null;
+  redirect_to: string | null;
+  flow_state_id: string | null; // the PKCE flow, when the client started one
+  created_at: CreatedAt;
+  updated_at: CreatedAt;
+}
+
+export interface SamlAssertionsUsedTable {
+  sso_provider_id: string;
+  assertion_id: string;
+  expires_at: Timestamp; // kept until the assertion could no longer be accepted anyway
+}
+
 export interface AuthDatabase {
   'auth.users': UsersTable;
   'auth.identities': IdentitiesTable;
@@ -219,4 +269,9 @@ export interface AuthDatabase {
   'auth.email_send_log': EmailSendLogTable;
   'auth.rate_limit_buckets': RateLimitBucketsTable;
   'auth.mail_outbox': MailOutboxTable;
+  'auth.sso_providers': SsoProvidersTable;
+  'auth.saml_providers': SamlProvidersTable;
+  'auth.sso_domains': SsoDomainsTable;
+  'auth.saml_relay_states': SamlRelayStatesTable;
+  'auth.saml_assertions_used': SamlAssertionsUsedTable;
 }
