@@ -1,5 +1,6 @@
 // The one object handed down from main.ts (or a test) to createApp and every service.
 // Nothing in src/ reads process.env or opens connections except main.ts.
+import type https from 'node:https';
 import type { AuthConfig } from '@keyzone/config';
 import type { JwtService } from '@keyzone/tokens';
 import type { Logger } from 'pino';
@@ -20,4 +21,6 @@ export interface Deps {
   log: Logger;
   /** Tracing and metrics (TRACING_ENABLED / METRICS_ENABLED); undefined when both are off or in tests. */
   telemetry?: Telemetry;
+  /** Outgoing HTTPS where the server fetches documents an admin named (SAML metadata_url); default Node's agent. */
+  outboundHttpsAgent?: https.Agent;
 }

@@ -53,3 +53,19 @@ export function deleteOldMfaChallenges(db: Executor, before: Date, limit: number
       .executeTakeFirst(),
   );
 }
+
+/** SAML relay states created before `before` (past SAML_RELAY_STATE_VALIDITY_PERIOD). */
+export function deleteExpiredRelayStates(db: Executor, before: Date, limit: number): Promise<number> {
+  return count(
+    db.deleteFrom('auth.saml_relay_states')
+      .where('id', 'in', (eb) => eb.selectFrom('auth.saml_relay_states').select('id').where('created_at', '<', before).limit(limit))
+      .executeTakeFirst(),
+  );
+}
+
+/** Used SAML assertion IDs past the time the assertion could be accepted at all (a replay fails on time by then). */
+export async function deleteExpiredAssertionUses(db: Executor, now: Date, limit: number): Promise<number> {
+  const table = sql.table('auth.saml_assertions_used');
+  const result = await sql`delete from ${table} where ctid in (select ctid from ${table} where expires_at < ${now} limit ${limit})`.execute(db);
+  return Number(result.numAffectedRows ?? 0);
+}

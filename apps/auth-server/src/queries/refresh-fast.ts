@@ -51,7 +51,7 @@ const fastRefresh = prepared((_db: Executor, token: string, at: string, child: s
           'actor_id', u.id,
           'actor_username', coalesce(nullif(u.email, ''), nullif(u.phone, ''), ''),
           'actor_name', CASE WHEN jsonb_typeof(u.raw_user_meta_data -> 'full_name') = 'string' THEN u.raw_user_meta_data ->> 'full_name' END,
-          'actor_via_sso', false,
+          'actor_via_sso', u.is_sso_user,
           'action', a.action,
           'log_type', 'token')),
         ${at}::timestamptz, ${auditIp}

@@ -7,7 +7,7 @@ import { sessionColumns, type SessionRow } from './columns';
 
 export async function insertSession(
   db: Executor,
-  session: { id: string; user_id: string; aal: string; created_at: Date; user_agent: string | null; ip: string | null },
+  session: { id: string; user_id: string; aal: string; created_at: Date; user_agent: string | null; ip: string | null; not_after?: Date },
 ): Promise<SessionRow> {
   return (await db
     .insertInto('auth.sessions')

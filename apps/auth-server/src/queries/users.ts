@@ -49,6 +49,8 @@ export interface NewUser {
   raw_app_meta_data: Record<string, unknown>;
   raw_user_meta_data: Record<string, unknown>;
   is_anonymous: boolean;
+  /** A user of an SSO provider: its own account even where a user with the same address exists (GoTrue's rule). */
+  is_sso_user?: boolean;
   created_at: Date;
   updated_at: Date;
 }

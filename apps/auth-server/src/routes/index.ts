@@ -8,6 +8,7 @@
 //   requireAdmin(deps) – JWT role in JWT_ADMIN_ROLES (for the admin-*.ts families)
 //   tokenLimit – RATE_LIMIT_TOKEN_REFRESH per 5 min per client (burst 30)
 //   verifyLimit / otpLimit / userUpdateLimit – RATE_LIMIT_VERIFY / RATE_LIMIT_OTP per 5 min per client
+//   ssoLimit / acsLimit – RATE_LIMIT_SSO per 5 min, SAML_RATE_LIMIT_ASSERTION per second, per client
 //                Every limit (also the sign-up ones in routes/signup.ts) is counted in PostgreSQL, so all
 //                instances share it; over it: 429 over_request_rate_limit with Retry-After
 import { Router } from 'express';
@@ -19,7 +20,10 @@ import { burstFor, sharedRateLimit } from '../http/rate-limit';
 import { listAdminAudit } from './admin-audit';
 import { adminGenerateLink } from './admin-generate-link';
 import { createAdminUser, deleteAdminUser, getAdminUser, listAdminUsers, updateAdminUser } from './admin-users';
-import { samlDisabled, web3Grant } from './disabled-features';
+import { web3Grant } from './disabled-features';
+import { samlAcs, samlMetadata, startSsoRoute } from './sso';
+import { createSsoProviderRoute, deleteSsoProviderRoute, getSsoProviderRoute, listSsoProvidersRoute, updateSsoProviderRoute } from './admin-sso';
+import { ServiceProvider } from '../services/sso/service-provider';
 import { health, liveness } from './health';
 import { idTokenGrant } from './id-token-grant';
 import { authorize, callback, linkIdentity, unlink } from './oauth';
@@ -61,6 +65,10 @@ export function buildRouter(deps: Deps): Router {
 
   // One provider client per app: it caches the providers' discovery documents and keys.
   const providers = new ProviderClient({ clock: deps.clock });
+  // SAML SSO: this service provider (its certificate is made once per app).
+  const sso = { ...deps, serviceProvider: new ServiceProvider(deps.config.saml, deps.outboundHttpsAgent) };
+  const ssoLimit = sharedRateLimit(deps, { name: 'sso', limit: rateLimit.sso, windowSeconds: 300, burst: burstFor(rateLimit.sso) });
+  const acsLimit = sharedRateLimit(deps, { name: 'saml-acs', limit: deps.config.saml.rateLimitAssertion, windowSeconds: 1 });
 
   router.get('/', sitePage());
   router.get('/health', health(deps));
@@ -101,7 +109,10 @@ export function buildRouter(deps: Deps): Router {
   router.post('/factors/:factor_id/challenge', mfaLimit, user, mfaUserLimit, json, challenge(deps));
   router.post('/factors/:factor_id/verify', mfaLimit, user, mfaUserLimit, json, verifyFactorRoute(deps));
   router.delete('/factors/:factor_id', user, unenroll(deps));
-  router.post('/sso', json, samlDisabled());
+  // SAML SSO (routes/sso.ts, admin-sso.ts): 404 saml_provider_disabled unless SAML_ENABLED.
+  router.post('/sso', ssoLimit, json, captcha, startSsoRoute(sso));
+  router.get('/sso/saml/metadata', samlMetadata(sso));
+  router.post('/sso/saml/acs', acsLimit, jsonOrForm, samlAcs(sso));
   router.post('/invite', requireAdmin(deps), json, invite(deps));
   // Admin engineer: /admin/* families from routes/admin-*.ts, each guarded by requireAdmin(deps).
   const admin = requireAdmin(deps);
@@ -116,5 +127,10 @@ export function buildRouter(deps: Deps): Router {
   router.put('/admin/users/:user_id/factors/:factor_id', admin, json, adminUpdateFactor(deps));
   router.delete('/admin/users/:user_id/factors/:factor_id', admin, adminDeleteFactor(deps));
   router.post('/admin/generate_link', admin, json, adminGenerateLink(deps));
+  router.get('/admin/sso/providers', admin, listSsoProvidersRoute(sso));
+  router.post('/admin/sso/providers', admin, json, createSsoProviderRoute(sso));
+  router.get('/admin/sso/providers/:idp_id', admin, getSsoProviderRoute(sso));
+  router.put('/admin/sso/providers/:idp_id', admin, json, updateSsoProviderRoute(sso));
+  router.delete('/admin/sso/providers/:idp_id', admin, deleteSsoProviderRoute(sso));
   return router;
 }

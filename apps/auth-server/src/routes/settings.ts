@@ -17,7 +17,7 @@ export function settings(deps: Pick<Deps, 'config'>): RequestHandler {
       mailer_autoconfirm: config.mailer.autoconfirm,
       phone_autoconfirm: config.sms.autoconfirm,
       sms_provider: config.sms.provider ?? '',
-      saml_enabled: false,
+      saml_enabled: deps.config.saml.enabled,
     });
   };
 }

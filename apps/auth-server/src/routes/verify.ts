@@ -9,7 +9,7 @@ import { clientInfo } from '../http/client';
 import { validate } from '../http/validate';
 import { normalizeEmail } from '../services/sessions/accounts';
 import { PKCE_PREFIX, type TokenProof } from '../services/email/one-time-tokens';
-import { errorLocation, errorParams, withFragment, withQuery } from '../services/platform/redirect-urls';
+import { errorLocation, errorParams, sessionParams, withFragment, withQuery } from '../services/platform/redirect-urls';
 import { verifyPhoneCode } from '../services/phone/flows';
 import { EMAIL_VERIFY_TYPES, verifyEmailToken, type EmailVerifyType } from '../services/email/verification';
 import { requestRedirect } from './email-common';
@@ -52,16 +52,7 @@ export function verifyGet(deps: Deps): RequestHandler {
         const params = { message: outcome.message, sb: '' };
         location = withFragment(pkce ? withQuery(target, params) : target, params);
       } else {
-        const s = outcome.body;
-        location = withFragment(target, {
-          access_token: s.access_token,
-          expires_at: String(s.expires_at),
-          expires_in: String(s.expires_in),
-          refresh_token: s.refresh_token,
-          sb: '',
-          token_type: s.token_type,
-          type: s.type,
-        });
+        location = withFragment(target, { ...sessionParams(outcome.body), type: outcome.body.type });
       }
     } catch (err) {
       location = errorRedirect(deps, req, target, err, pkce);

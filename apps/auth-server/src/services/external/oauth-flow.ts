@@ -17,7 +17,7 @@ import type { ClientInfo } from '../platform/context';
 import { resolveExternalUser } from './accounts';
 import { FLOW_STATE_TTL_SECONDS, type PkceParams } from './pkce';
 import { redirectPolicyFor } from '../platform/redirects';
-import { errorLocation, errorParams, withFragment, withQuery } from '../platform/redirect-urls';
+import { errorLocation, errorParams, sessionParams, withFragment, withQuery } from '../platform/redirect-urls';
 import { AmrMethod, createSession } from '../sessions/sessions';
 
 type FlowDeps = Pick<Deps, 'config' | 'clock' | 'db' | 'jwt' | 'mailer' | 'log'>;
@@ -186,14 +186,9 @@ export async function completeAuthorization(
       refreshToken: signedIn.issued.refreshToken,
     });
     return withFragment(target, {
-      access_token: session.access_token,
-      expires_at: String(session.expires_at),
-      expires_in: String(session.expires_in),
+      ...sessionParams(session),
       provider_refresh_token: tokens.refreshToken ?? '',
       provider_token: tokens.accessToken,
-      refresh_token: session.refresh_token,
-      sb: '',
-      token_type: session.token_type,
     });
   } catch (err) {
     const { params: errors, unexpected } = errorParams(err);

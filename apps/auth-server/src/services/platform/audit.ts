@@ -70,7 +70,7 @@ export function auditEntry(input: AuditInput): { payload: Record<string, unknown
     const meta = actor.raw_user_meta_data as Record<string, unknown> | null;
     if (meta && typeof meta.full_name === 'string') payload.actor_name = meta.full_name;
   }
-  payload.actor_via_sso = false;
+  payload.actor_via_sso = 'is_sso_user' in actor && actor.is_sso_user === true;
   payload.action = input.action;
   payload.log_type = logTypes[input.action];
   if (input.traits) payload.traits = input.traits;

@@ -1,11 +1,24 @@
 // Building the redirects that end browser flows (GET /verify, /callback): parameters in the fragment (implicit
 // flow) or the query (PKCE), and the OAuth-style error parameters (reference §1.4.3, §7.3).
 import { ApiError, ErrorCode, Messages } from '../../errors';
+import type { TokenResponseJson } from '../../serialize';
 
 /** Adds parameters to the fragment (keeping an existing one), sorted as Go's url.Values.Encode. */
 export function withFragment(url: string, params: Record<string, string>): string {
   const encoded = new URLSearchParams(Object.entries(params).sort(([a], [b]) => a.localeCompare(b))).toString();
   return url.includes('#') ? `${url}&${encoded}` : `${url}#${encoded}`;
+}
+
+/** An implicit flow's session as the fragment carries it (auth-js reads these names). */
+export function sessionParams(session: TokenResponseJson): Record<string, string> {
+  return {
+    access_token: session.access_token,
+    expires_at: String(session.expires_at),
+    expires_in: String(session.expires_in),
+    refresh_token: session.refresh_token,
+    sb: '',
+    token_type: session.token_type,
+  };
 }
 
 /** Adds parameters to the query string, keeping the fragment where it belongs. */

@@ -22,6 +22,7 @@ export const AmrMethod = {
   emailSignup: 'email/signup',
   emailChange: 'email_change',
   oauth: 'oauth',
+  ssoSaml: 'sso/saml',
 } as const;
 
 export interface IssuedSession {
@@ -36,7 +37,7 @@ export interface IssuedSession {
  */
 export async function createSession(
   db: Executor,
-  input: { user: UserRow; method: string; client: ClientInfo; at: Date },
+  input: { user: UserRow; method: string; client: ClientInfo; at: Date; /** The session ends then (a SAML SessionNotOnOrAfter). */ notAfter?: Date },
 ): Promise<IssuedSession> {
   const session = await insertSession(db, {
     id: randomUUID(),
@@ -45,6 +46,7 @@ export async function createSession(
     created_at: input.at,
     user_agent: input.client.userAgent,
     ip: input.client.ip || null,
+    ...(input.notAfter ? { not_after: input.notAfter } : {}),
   });
   await recordAmr(db, session.id, input.method, input.at);
   const refreshToken = newRefreshToken();

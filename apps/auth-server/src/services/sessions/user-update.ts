@@ -43,6 +43,10 @@ export async function updateUser(deps: Deps, input: UpdateUserInput): Promise<Us
   const { config } = deps;
   const now = deps.clock.now();
   if (input.password !== undefined || input.emailChange || input.phone !== undefined) {
+    // The identity provider owns an SSO user's address and credentials (GoTrue's rule).
+    if (input.user.is_sso_user) {
+      throw new ApiError(422, ErrorCode.user_sso_managed, 'Updating email, phone or password of an SSO account is not allowed: the identity provider manages them');
+    }
     requireAal2ForSensitiveChange({ session: input.session, factors: input.factors ?? [] });
   }
   let newHash: string | undefined;
