@@ -1,13 +1,9 @@
 // Request limits (reference §6.1, issue 18), counted in PostgreSQL: /token per client (the first value of
 // RATE_LIMIT_HEADER, else the socket address), burst 30, refill RATE_LIMIT_TOKEN_REFRESH per 5 minutes; sign-ups
 // and PUT /user at the OTP rate; anonymous sign-ins per hour. Two instances on one database share them.
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { connect, type AuthDatabase } from '@keyzone/db';
 import pino from 'pino';
-import { createApp } from '../src/app';
 import { call } from './helpers/http';
-import { startTestServer, type TestServer } from './helpers/server';
+import { secondInstance, startTestServer, type TestServer } from './helpers/server';
 
 let server: TestServer;
 
@@ -46,22 +42,6 @@ it('without the header the socket address is the client (GoTrue would not limit 
     await direct.close();
   }
 });
-
-/** A second instance of `of`'s app (same settings and clock) on its own pool of the same database. */
-async function secondInstance(of: TestServer): Promise<{ url: string; close(): Promise<void> }> {
-  const db2 = connect<AuthDatabase>(of.deps.config.db.url);
-  const second: Server = await new Promise((resolve) => {
-    const s = createApp({ ...of.deps, db: db2 }).listen(0, '127.0.0.1', () => resolve(s));
-  });
-  return {
-    url: `http://127.0.0.1:${(second.address() as AddressInfo).port}`,
-    async close() {
-      second.closeAllConnections();
-      await new Promise((resolve) => second.close(resolve));
-      await db2.destroy();
-    },
-  };
-}
 
 it('two instances on one database share the /token bucket', async () => {
   const { url: url2, close } = await secondInstance(server);

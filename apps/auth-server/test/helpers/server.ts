@@ -6,6 +6,7 @@ import type { Server } from 'node:http';
 import path from 'node:path';
 import pino from 'pino';
 import { loadAuthConfig } from '@keyzone/config';
+import { connect, type AuthDatabase } from '@keyzone/db';
 import { createTestDatabase } from '@keyzone/db/testing';
 import { createJwtService } from '@keyzone/tokens';
 import { createApp } from '../../src/app';
@@ -93,6 +94,22 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await deps.mailer?.close();
       await database.destroy();
+    },
+  };
+}
+
+/** A second instance of `of`'s app (same settings and clock) on its own pool of the same database. */
+export async function secondInstance(of: TestServer): Promise<{ url: string; close(): Promise<void> }> {
+  const db2 = connect<AuthDatabase>(of.deps.config.db.url);
+  const second: Server = await new Promise((resolve) => {
+    const s = createApp({ ...of.deps, db: db2 }).listen(0, '127.0.0.1', () => resolve(s));
+  });
+  return {
+    url: `http://127.0.0.1:${(second.address() as AddressInfo).port}`,
+    async close() {
+      second.closeAllConnections();
+      await new Promise((resolve) => second.close(resolve));
+      await db2.destroy();
     },
   };
 }

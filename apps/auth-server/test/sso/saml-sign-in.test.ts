@@ -5,7 +5,7 @@ import { AuthClient } from '@supabase/auth-js';
 import { runHousekeeping } from '../../src/services/platform/housekeeping';
 import { call } from '../helpers/http';
 import { startSamlIdp, keyAndCertificate, type IdpUser, type SamlIdp } from '../helpers/saml-idp';
-import { startTestServer, type TestServer } from '../helpers/server';
+import { secondInstance, startTestServer, type TestServer } from '../helpers/server';
 import { claimsOf, signUp, uniqueEmail } from '../helpers/users';
 
 const ACS = 'http://localhost:9999/sso/saml/acs';
@@ -178,6 +178,27 @@ describe('sign-in', () => {
     const sessionId = claimsOf(fragmentOf(acs.location).get('access_token')!).session_id as string;
     const row = await server.deps.db.selectFrom('auth.sessions').select('not_after').where('id', '=', sessionId).executeTakeFirstOrThrow();
     expect(Math.abs(new Date(row.not_after!).getTime() - (Date.now() + 3600_000))).toBeLessThan(120_000);
+  });
+});
+
+describe('two instances over one database', () => {
+  it('a sign-in started on one finishes on the other; both serve the same metadata; the replay fails on either', async () => {
+    const other = await secondInstance(server);
+    try {
+      const [a, b] = await Promise.all([server.url, other.url].map((u) => fetch(`${u}/sso/saml/metadata`).then((r) => r.text())));
+      expect(b).toBe(a);
+      const person = employee();
+      idp.signInAs(person);
+      const { url } = await start();
+      const form = await idp.visit(url);
+      const viaB = await fetch(`${other.url}/sso/saml/acs`, {
+        method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(form).toString(), redirect: 'manual',
+      });
+      expect(viaB.status).toBe(302);
+      expect((await postAcs(form)).status).toBe(404);
+    } finally {
+      await other.close();
+    }
   });
 });
 
