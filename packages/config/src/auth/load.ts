@@ -14,6 +14,7 @@ import { readSms } from './schema-sms';
 import { readHooks } from './schema-hooks';
 import { readMfa } from './schema-mfa';
 import { readSaml } from './schema-saml';
+import { readWebAuthn } from './schema-webauthn';
 import { readMetrics, readTracing } from './schema-observability';
 
 export interface LoadAuthConfigOptions {
@@ -73,6 +74,7 @@ export function loadAuthConfig(options: LoadAuthConfigOptions = {}): AuthConfig 
     metrics: readMetrics(r),
     hooks: readHooks(r, options.production ?? false),
     saml: readSaml(r, api.externalUrl ?? ''),
+    webauthn: readWebAuthn(r),
   };
   if (options.production && !config.mailer.autoconfirm && !config.smtp.host && !config.hooks.sendEmail) {
     r.problem(

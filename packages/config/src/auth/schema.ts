@@ -208,6 +208,16 @@ export type HooksConfig = { [K in HookName]?: HookTarget } & {
   timeoutSeconds: number;              // HOOK_HTTP_TIMEOUT (Keyzone), default 5 (GoTrue's fixed timeout)
 };
 
+/** WebAuthn factor and passkeys (schema-webauthn.ts). */
+export interface WebAuthnConfig {
+  rpId: string;                        // WEBAUTHN_RP_ID, required when any WebAuthn feature is on
+  rpDisplayName: string;               // WEBAUTHN_RP_DISPLAY_NAME, default the RP ID
+  rpOrigins: string[];                 // WEBAUTHN_RP_ORIGINS, comma-separated, required when any WebAuthn feature is on
+  mfaEnrollEnabled: boolean;           // MFA_WEB_AUTHN_ENROLL_ENABLED, default false (GoTrue)
+  mfaVerifyEnabled: boolean;           // MFA_WEB_AUTHN_VERIFY_ENABLED, default false (GoTrue)
+  passkeyEnabled: boolean;             // PASSKEY_ENABLED (Keyzone): passkey registration and sign-in, default false
+}
+
 /** SAML 2.0 single sign-on (schema-saml.ts). */
 export interface SamlConfig {
   enabled: boolean;                    // SAML_ENABLED, default false
@@ -240,4 +250,5 @@ export interface AuthConfig {
   metrics: MetricsConfig;
   hooks: HooksConfig;
   saml: SamlConfig;
+  webauthn: WebAuthnConfig;
 }
