@@ -13,6 +13,7 @@ export const AUTH_MIGRATIONS = [
   '202611260100_mfa_attempts',
   '202611260200_flow_browser_binding',
   '202611270100_saml_sso',
+  '202611270200_webauthn',
 ];
 
 export const AUTH_TABLES = [
@@ -36,6 +37,8 @@ export const AUTH_TABLES = [
   'sso_domains',
   'sso_providers',
   'users',
+  'webauthn_challenges',
+  'webauthn_credentials',
 ];
 
 export async function tablesIn(db: Kysely<unknown>, schema: string): Promise<string[]> {

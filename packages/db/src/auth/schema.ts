@@ -255,6 +255,33 @@ export interface SamlAssertionsUsedTable {
   expires_at: Timestamp; // kept until the assertion could no longer be accepted anyway
 }
 
+/** A passkey (issue 31): a discoverable WebAuthn credential that signs its user in. */
+export interface WebauthnCredentialsTable {
+  id: string;
+  user_id: string;
+  credential_id: string; // base64url, as the browser reports it
+  public_key: string; // base64url of the COSE key
+  sign_count: Generated<string>; // bigint
+  transports: JsonbWithDefault<string[]>;
+  aaguid: string | null;
+  backup_eligible: Generated<boolean>;
+  backed_up: Generated<boolean>;
+  friendly_name: string | null;
+  created_at: CreatedAt;
+  updated_at: CreatedAt;
+  last_used_at: Timestamp | null;
+}
+
+/** A passkey registration or sign-in in flight; used once. */
+export interface WebauthnChallengesTable {
+  id: string;
+  user_id: string | null; // null for a sign-in (the credential names the user)
+  kind: 'registration' | 'authentication';
+  challenge: string; // base64url
+  created_at: CreatedAt;
+  expires_at: Timestamp;
+}
+
 export interface AuthDatabase {
   'auth.users': UsersTable;
   'auth.identities': IdentitiesTable;
@@ -274,4 +301,6 @@ export interface AuthDatabase {
   'auth.sso_domains': SsoDomainsTable;
   'auth.saml_relay_states': SamlRelayStatesTable;
   'auth.saml_assertions_used': SamlAssertionsUsedTable;
+  'auth.webauthn_credentials': WebauthnCredentialsTable;
+  'auth.webauthn_challenges': WebauthnChallengesTable;
 }

@@ -14,6 +14,7 @@ import * as m202611250200 from './202611250200_mfa';
 import * as m202611260100 from './202611260100_mfa_attempts';
 import * as m202611260200 from './202611260200_flow_browser_binding';
 import * as m202611270100 from './202611270100_saml_sso';
+import * as m202611270200 from './202611270200_webauthn';
 
 export const authMigrations: ReadonlyArray<readonly [string, AuthMigrationUp]> = [
   ['202611230200_core_tables', m202611230200.up],
@@ -27,6 +28,7 @@ export const authMigrations: ReadonlyArray<readonly [string, AuthMigrationUp]> =
   ['202611260100_mfa_attempts', m202611260100.up],
   ['202611260200_flow_browser_binding', m202611260200.up],
   ['202611270100_saml_sso', m202611270100.up],
+  ['202611270200_webauthn', m202611270200.up],
 ];
 
 /** Migrations for one namespace (already validated), bound to its table names. */
