@@ -69,3 +69,12 @@ export async function deleteExpiredAssertionUses(db: Executor, now: Date, limit:
   const result = await sql`delete from ${table} where ctid in (select ctid from ${table} where expires_at < ${now} limit ${limit})`.execute(db);
   return Number(result.numAffectedRows ?? 0);
 }
+
+/** Passkey ceremonies never finished, past their expiry. */
+export function deleteExpiredWebauthnChallenges(db: Executor, now: Date, limit: number): Promise<number> {
+  return count(
+    db.deleteFrom('auth.webauthn_challenges')
+      .where('id', 'in', (eb) => eb.selectFrom('auth.webauthn_challenges').select('id').where('expires_at', '<', now).limit(limit))
+      .executeTakeFirst(),
+  );
+}

@@ -15,10 +15,22 @@ export interface FactorRow {
   phone: string | null;
   last_challenged_at: Date | string | null;
   last_totp_step: string | number | null;
+  /** A WebAuthn factor's credential, once its registration was verified. */
+  web_authn_credential: StoredWebAuthnCredential | null;
+  web_authn_aaguid: string | null;
+}
+
+/** A WebAuthn credential as kept (base64url binary), for the factor and for passkeys alike. */
+export interface StoredWebAuthnCredential {
+  id: string;
+  public_key: string;
+  sign_count: number;
+  transports: string[];
 }
 
 const factorColumns = [
   'id', 'user_id', 'friendly_name', 'factor_type', 'status', 'created_at', 'updated_at', 'secret', 'phone', 'last_challenged_at', 'last_totp_step',
+  'web_authn_credential', 'web_authn_aaguid',
 ] as const;
 
 export interface ChallengeRow {
@@ -28,6 +40,13 @@ export interface ChallengeRow {
   verified_at: Date | string | null;
   ip_address: string;
   otp_code: string | null;
+  /** A WebAuthn challenge: what the ceremony must answer. */
+  web_authn_session_data: WebAuthnSessionData | null;
+}
+
+export interface WebAuthnSessionData {
+  type: 'create' | 'request';
+  challenge: string;
 }
 
 export async function findFactorsByUserId(db: Executor, userId: string): Promise<FactorRow[]> {
@@ -73,12 +92,13 @@ export async function insertFactor(
 export async function updateFactor(
   db: Executor,
   factorId: string,
-  changes: Partial<Pick<FactorRow, 'friendly_name' | 'phone' | 'status' | 'last_totp_step' | 'last_challenged_at'>>,
+  changes: Partial<Pick<FactorRow, 'friendly_name' | 'phone' | 'status' | 'last_totp_step' | 'last_challenged_at' | 'web_authn_credential' | 'web_authn_aaguid'>>,
   at: Date,
 ): Promise<FactorRow | undefined> {
+  const { web_authn_credential: credential, ...rest } = changes;
   return (await db
     .updateTable('auth.mfa_factors')
-    .set({ ...changes, updated_at: at } as never)
+    .set({ ...rest, ...(credential !== undefined ? { web_authn_credential: credential && JSON.stringify(credential) } : {}), updated_at: at } as never)
     .where('id', '=', factorId)
     .returning(factorColumns)
     .executeTakeFirst()) as FactorRow | undefined;
@@ -99,18 +119,26 @@ export async function deleteUnverifiedFactorsOfType(db: Executor, userId: string
     .execute();
 }
 
-export async function insertChallenge(db: Executor, input: { factorId: string; ip: string; otpHash: string | null; at: Date }): Promise<ChallengeRow> {
+const challengeColumns = ['id', 'factor_id', 'created_at', 'verified_at', 'ip_address', 'otp_code', 'web_authn_session_data'] as const;
+
+export async function insertChallenge(
+  db: Executor,
+  input: { factorId: string; ip: string; otpHash: string | null; webauthn?: WebAuthnSessionData; at: Date },
+): Promise<ChallengeRow> {
   return (await db
     .insertInto('auth.mfa_challenges')
-    .values({ id: randomUUID(), factor_id: input.factorId, ip_address: input.ip, otp_code: input.otpHash, created_at: input.at } as never)
-    .returning(['id', 'factor_id', 'created_at', 'verified_at', 'ip_address', 'otp_code'])
+    .values({
+      id: randomUUID(), factor_id: input.factorId, ip_address: input.ip, otp_code: input.otpHash, created_at: input.at,
+      web_authn_session_data: input.webauthn ? JSON.stringify(input.webauthn) : null,
+    } as never)
+    .returning(challengeColumns)
     .executeTakeFirstOrThrow()) as ChallengeRow;
 }
 
 export async function findChallengeForUpdate(db: Executor, factorId: string, challengeId: string): Promise<ChallengeRow | undefined> {
   return (await db
     .selectFrom('auth.mfa_challenges')
-    .select(['id', 'factor_id', 'created_at', 'verified_at', 'ip_address', 'otp_code'])
+    .select(challengeColumns)
     .where('id', '=', challengeId)
     .where('factor_id', '=', factorId)
     .forUpdate()

@@ -24,6 +24,10 @@ import { web3Grant } from './disabled-features';
 import { samlAcs, samlMetadata, startSsoRoute } from './sso';
 import { createSsoProviderRoute, deleteSsoProviderRoute, getSsoProviderRoute, listSsoProvidersRoute, updateSsoProviderRoute } from './admin-sso';
 import { ServiceProvider } from '../services/sso/service-provider';
+import {
+  adminDeletePasskey, adminListPasskeys, authenticationOptions, authenticationVerify, deletePasskeyRoute, listPasskeysRoute, registrationOptions,
+  registrationVerify, renamePasskeyRoute,
+} from './passkeys';
 import { health, liveness } from './health';
 import { idTokenGrant } from './id-token-grant';
 import { authorize, callback, linkIdentity, unlink } from './oauth';
@@ -109,6 +113,14 @@ export function buildRouter(deps: Deps): Router {
   router.post('/factors/:factor_id/challenge', mfaLimit, user, mfaUserLimit, json, challenge(deps));
   router.post('/factors/:factor_id/verify', mfaLimit, user, mfaUserLimit, json, verifyFactorRoute(deps));
   router.delete('/factors/:factor_id', user, unenroll(deps));
+  // Passkeys (routes/passkeys.ts): 404 passkey_disabled unless PASSKEY_ENABLED. A sign-in counts as a /token call.
+  router.post('/passkeys/registration/options', user, json, registrationOptions(deps));
+  router.post('/passkeys/registration/verify', user, json, registrationVerify(deps));
+  router.post('/passkeys/authentication/options', authorizeLimit, json, captcha, authenticationOptions(deps));
+  router.post('/passkeys/authentication/verify', tokenLimit, json, authenticationVerify(deps));
+  router.get('/passkeys', user, listPasskeysRoute(deps));
+  router.patch('/passkeys/:passkey_id', user, json, renamePasskeyRoute(deps));
+  router.delete('/passkeys/:passkey_id', user, deletePasskeyRoute(deps));
   // SAML SSO (routes/sso.ts, admin-sso.ts): 404 saml_provider_disabled unless SAML_ENABLED.
   router.post('/sso', ssoLimit, json, captcha, startSsoRoute(sso));
   router.get('/sso/saml/metadata', samlMetadata(sso));
@@ -127,6 +139,8 @@ export function buildRouter(deps: Deps): Router {
   router.put('/admin/users/:user_id/factors/:factor_id', admin, json, adminUpdateFactor(deps));
   router.delete('/admin/users/:user_id/factors/:factor_id', admin, adminDeleteFactor(deps));
   router.post('/admin/generate_link', admin, json, adminGenerateLink(deps));
+  router.get('/admin/users/:user_id/passkeys', admin, adminListPasskeys(deps));
+  router.delete('/admin/users/:user_id/passkeys/:passkey_id', admin, adminDeletePasskey(deps));
   router.get('/admin/sso/providers', admin, listSsoProvidersRoute(sso));
   router.post('/admin/sso/providers', admin, json, createSsoProviderRoute(sso));
   router.get('/admin/sso/providers/:idp_id', admin, getSsoProviderRoute(sso));

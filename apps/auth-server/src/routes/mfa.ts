@@ -27,8 +27,14 @@ function idParam(req: Request, name: string): string {
 }
 
 const EnrollBody = z.object({ factor_type: optionalString, friendly_name: optionalString, issuer: optionalString, phone: optionalString });
-const ChallengeBody = z.object({ channel: z.enum(['sms', 'whatsapp']).nullish() });
-const VerifyBody = z.object({ challenge_id: optionalString, code: optionalString });
+// auth-js sends the relying party it uses (rpId, rpOrigins) with a WebAuthn challenge and verify.
+const RelyingPartyFields = { rpId: z.string().optional(), rpOrigins: z.array(z.string()).optional() };
+const ChallengeBody = z.object({ channel: z.enum(['sms', 'whatsapp']).nullish(), webauthn: z.object(RelyingPartyFields).nullish() });
+const VerifyBody = z.object({
+  challenge_id: optionalString,
+  code: optionalString,
+  webauthn: z.object({ ...RelyingPartyFields, type: z.enum(['create', 'request']), credential_response: z.record(z.string(), z.unknown()) }).nullish(),
+});
 const AdminFactorBody = z.object({ friendly_name: optionalString, phone: optionalString });
 
 export function enroll(deps: Deps): RequestHandler {
@@ -43,7 +49,9 @@ export function enroll(deps: Deps): RequestHandler {
 export function challenge(deps: Deps): RequestHandler {
   return async (req, res) => {
     const body = validate(ChallengeBody, req.body);
-    res.json(await challengeFactor(deps, caller(deps, req), { factorId: idParam(req, 'factor_id'), channel: body.channel ?? undefined }));
+    res.json(await challengeFactor(deps, caller(deps, req), {
+      factorId: idParam(req, 'factor_id'), channel: body.channel ?? undefined, webauthn: body.webauthn ?? undefined,
+    }));
   };
 }
 
@@ -51,8 +59,9 @@ export function verify(deps: Deps): RequestHandler {
   return async (req, res) => {
     const body = validate(VerifyBody, req.body);
     if (!body.challenge_id || !UUID.test(body.challenge_id)) throw new ApiError(400, ErrorCode.validation_failed, 'challenge_id must be a UUID');
-    if (!body.code) throw new ApiError(400, ErrorCode.validation_failed, 'code is required');
-    res.json(await verifyFactor(deps, caller(deps, req), { factorId: idParam(req, 'factor_id'), challengeId: body.challenge_id, code: body.code }));
+    res.json(await verifyFactor(deps, caller(deps, req), {
+      factorId: idParam(req, 'factor_id'), challengeId: body.challenge_id, code: body.code, webauthn: body.webauthn ?? undefined,
+    }));
   };
 }
 

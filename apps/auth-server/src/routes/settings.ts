@@ -18,6 +18,7 @@ export function settings(deps: Pick<Deps, 'config'>): RequestHandler {
       phone_autoconfirm: config.sms.autoconfirm,
       sms_provider: config.sms.provider ?? '',
       saml_enabled: deps.config.saml.enabled,
+      passkeys_enabled: deps.config.webauthn.passkeyEnabled,
     });
   };
 }

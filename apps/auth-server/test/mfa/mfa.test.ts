@@ -150,7 +150,8 @@ describe('verification failures', () => {
     expect((await enroll('one')).status).toBe(200); // the never-challenged ones were purged
     expect((await call(server.url, 'POST', `/factors/${crypto.randomUUID()}/challenge`, { token })).body).toMatchObject({ error_code: 'mfa_factor_not_found' });
     expect((await call(server.url, 'POST', '/factors/not-a-uuid/challenge', { token })).status).toBe(404);
-    expect((await call(server.url, 'POST', '/factors', { token, body: { factor_type: 'webauthn' } })).status).toBe(400);
+    expect((await call(server.url, 'POST', '/factors', { token, body: { factor_type: 'webauthn' } })).body.error_code).toBe('mfa_webauthn_enroll_not_enabled');
+    expect((await call(server.url, 'POST', '/factors', { token, body: { factor_type: 'u2f' } })).status).toBe(400);
   });
 });
 

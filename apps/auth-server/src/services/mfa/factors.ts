@@ -26,10 +26,14 @@ import { sendNotification } from '../email/notifications';
 import { mfaVerificationAttempt } from '../hooks/verification-attempts';
 import { normalizePhone } from '../sessions/sign-in';
 import { deliverSms, renderSms, smsTooSoon, testOtpFor } from '../phone/sms-codes';
+import { countPasskeys } from '../../queries/passkeys';
+import { verifyWebauthnAnswer, webauthnChallenge, type RequestedRelyingParty, type WebAuthnAnswer, type WebAuthnChallengeJson } from './webauthn-factor';
 
 /** An enrollment that was never challenged is abandoned after this long. */
 const ABANDONED_AFTER_SECONDS = 300;
 const AMR_OF = { totp: 'totp', phone: 'mfa/phone', webauthn: 'mfa/webauthn' } as const;
+
+const WRONG_ANSWER = { totp: 'Invalid TOTP code entered', phone: 'Invalid MFA Phone code entered', webauthn: 'WebAuthn verification failed' } as const;
 
 /** Wrong codes a challenge survives: the 5th burns it (issue 26), as for one-time codes. */
 const MAX_WRONG_CODES = 5;
@@ -47,9 +51,9 @@ const aal2 = (session: SessionRow | undefined): boolean => session?.aal === 'aal
  * 401 insufficient_aal for an email, phone or password change from an AAL1 session of a user with a verified
  * factor. `factors` are the caller's, as requireUser loaded them with the user.
  */
-export function requireAal2ForSensitiveChange(caller: Pick<Caller, 'session'> & { factors: readonly FactorRow[] }): void {
+export function requireAal2ForSensitiveChange(caller: Pick<Caller, 'session'> & { factors: readonly FactorRow[]; hasPasskey?: boolean }): void {
   if (aal2(caller.session)) return;
-  if (caller.factors.some((f) => f.status === 'verified')) {
+  if (caller.factors.some((f) => f.status === 'verified') || caller.hasPasskey) {
     throw new ApiError(401, ErrorCode.insufficient_aal, 'AAL2 session is required to update email or password when MFA is enabled.');
   }
 }
@@ -63,17 +67,24 @@ export interface EnrollInput {
 
 export type EnrollResult =
   | { id: string; type: 'totp'; friendly_name: string; totp: { qr_code: string; secret: string; uri: string } }
-  | { id: string; type: 'phone'; friendly_name: string; phone: string };
+  | { id: string; type: 'phone'; friendly_name: string; phone: string }
+  | { id: string; type: 'webauthn'; friendly_name: string };
+
+const ENROLL_DISABLED = {
+  totp: [ErrorCode.mfa_totp_enroll_not_enabled, 'MFA enroll is disabled for TOTP'],
+  phone: [ErrorCode.mfa_phone_enroll_not_enabled, 'MFA enroll is disabled for Phone'],
+  webauthn: [ErrorCode.mfa_webauthn_enroll_not_enabled, 'MFA enroll is disabled for WebAuthn'],
+} as const;
 
 export async function enrollFactor(deps: Deps, caller: Caller, input: EnrollInput): Promise<EnrollResult> {
   const { mfa } = deps.config;
   if (caller.user.is_anonymous) throw new ApiError(403, ErrorCode.no_authorization, 'Anonymous users cannot enroll MFA factors');
-  if (input.factorType !== 'totp' && input.factorType !== 'phone') {
-    throw new ApiError(400, ErrorCode.validation_failed, 'factor_type needs to be totp or phone');
+  if (input.factorType !== 'totp' && input.factorType !== 'phone' && input.factorType !== 'webauthn') {
+    throw new ApiError(400, ErrorCode.validation_failed, 'factor_type needs to be totp, phone or webauthn');
   }
   const type = input.factorType;
-  if (type === 'totp' && !mfa.totp.enrollEnabled) throw new ApiError(422, ErrorCode.mfa_totp_enroll_not_enabled, 'MFA enroll is disabled for TOTP');
-  if (type === 'phone' && !mfa.phone.enrollEnabled) throw new ApiError(422, ErrorCode.mfa_phone_enroll_not_enabled, 'MFA enroll is disabled for Phone');
+  const enabled = { totp: mfa.totp.enrollEnabled, phone: mfa.phone.enrollEnabled, webauthn: deps.config.webauthn.mfaEnrollEnabled }[type];
+  if (!enabled) throw new ApiError(422, ENROLL_DISABLED[type][0], ENROLL_DISABLED[type][1]);
   const phone = type === 'phone' ? normalizePhone(input.phone ?? '') : null;
   const friendlyName = input.friendlyName?.trim() || null;
   const issuer = input.issuer?.trim() || new URL(deps.config.siteUrl).hostname;
@@ -85,7 +96,9 @@ export async function enrollFactor(deps: Deps, caller: Caller, input: EnrollInpu
     await purgeAbandonedFactors(tx, caller.user.id, new Date(now.getTime() - ABANDONED_AFTER_SECONDS * 1000));
     const factors = await findFactorsByUserId(tx, caller.user.id);
     const verified = factors.filter((f) => f.status === 'verified');
-    if (verified.length > 0 && !aal2(caller.session)) throw new ApiError(403, ErrorCode.insufficient_aal, 'AAL2 required to enroll a new factor');
+    // A passkey is a verified factor for this rule too.
+    const secured = verified.length > 0 || (await countPasskeys(tx, caller.user.id)) > 0;
+    if (secured && !aal2(caller.session)) throw new ApiError(403, ErrorCode.insufficient_aal, 'AAL2 required to enroll a new factor');
     if (factors.length >= mfa.maxEnrolledFactors) {
       throw new ApiError(422, ErrorCode.too_many_enrolled_mfa_factors, 'Maximum number of enrolled factors reached, unenroll to continue');
     }
@@ -105,6 +118,7 @@ export async function enrollFactor(deps: Deps, caller: Caller, input: EnrollInpu
   });
 
   if (type === 'phone') return { id: factor.id, type: 'phone', friendly_name: factor.friendly_name ?? '', phone: factor.phone ?? '' };
+  if (type === 'webauthn') return { id: factor.id, type: 'webauthn', friendly_name: factor.friendly_name ?? '' };
   const uri = otpauthUri({ secret: factor.secret ?? '', issuer, account: caller.user.email || caller.user.phone || caller.user.id });
   return { id: factor.id, type: 'totp', friendly_name: factor.friendly_name ?? '', totp: { qr_code: await qrCodeSvg(uri), secret: factor.secret ?? '', uri } };
 }
@@ -113,7 +127,9 @@ function verifyEnabled(deps: Pick<Deps, 'config'>, factor: FactorRow): void {
   const { mfa } = deps.config;
   if (factor.factor_type === 'totp' && !mfa.totp.verifyEnabled) throw new ApiError(422, ErrorCode.mfa_totp_verify_not_enabled, 'MFA verification is disabled for TOTP');
   if (factor.factor_type === 'phone' && !mfa.phone.verifyEnabled) throw new ApiError(422, ErrorCode.mfa_phone_verify_not_enabled, 'MFA verification is disabled for Phone');
-  if (factor.factor_type === 'webauthn') throw new ApiError(422, ErrorCode.mfa_webauthn_verify_not_enabled, 'MFA verification is disabled for WebAuthn');
+  if (factor.factor_type === 'webauthn' && !deps.config.webauthn.mfaVerifyEnabled) {
+    throw new ApiError(422, ErrorCode.mfa_webauthn_verify_not_enabled, 'MFA verification is disabled for WebAuthn');
+  }
 }
 
 const notFound = (id: string) => new ApiError(404, ErrorCode.mfa_factor_not_found, `Factor ${id} not found`);
@@ -122,8 +138,8 @@ const notFound = (id: string) => new ApiError(404, ErrorCode.mfa_factor_not_foun
 export async function challengeFactor(
   deps: Deps,
   caller: Caller,
-  input: { factorId: string; channel?: 'sms' | 'whatsapp' },
-): Promise<{ id: string; type: string; expires_at: number }> {
+  input: { factorId: string; channel?: 'sms' | 'whatsapp'; webauthn?: RequestedRelyingParty },
+): Promise<{ id: string; type: string; expires_at: number; webauthn?: WebAuthnChallengeJson }> {
   const now = deps.clock.now();
   return deps.db.transaction().execute(async (tx) => {
     const factor = await findFactorForUpdate(tx, caller.user.id, input.factorId);
@@ -146,14 +162,20 @@ export async function challengeFactor(
         });
       }
     }
+    const ceremony = factor.factor_type === 'webauthn' ? await webauthnChallenge(deps, factor, caller.user, input.webauthn) : undefined;
     await updateFactor(tx, factor.id, { last_challenged_at: now }, now);
-    const challenge = await insertChallenge(tx, { factorId: factor.id, ip: caller.client.ip || '0.0.0.0', otpHash, at: now });
-    return { id: challenge.id, type: factor.factor_type, expires_at: Math.floor(now.getTime() / 1000) + deps.config.mfa.challengeExpiry };
+    const challenge = await insertChallenge(tx, { factorId: factor.id, ip: caller.client.ip || '0.0.0.0', otpHash, webauthn: ceremony?.session, at: now });
+    const expiresAt = Math.floor(now.getTime() / 1000) + deps.config.mfa.challengeExpiry;
+    return { id: challenge.id, type: factor.factor_type, expires_at: expiresAt, ...(ceremony ? { webauthn: ceremony.json } : {}) };
   });
 }
 
-/** POST /factors/<id>/verify {challenge_id, code}: the session becomes AAL2 with a new refresh token. */
-export async function verifyFactor(deps: Deps, caller: Caller, input: { factorId: string; challengeId: string; code: string }): Promise<TokenResponseJson> {
+/** POST /factors/<id>/verify {challenge_id, code | webauthn}: the session becomes AAL2 with a new refresh token. */
+export async function verifyFactor(
+  deps: Deps,
+  caller: Caller,
+  input: { factorId: string; challengeId: string; code?: string; webauthn?: WebAuthnAnswer },
+): Promise<TokenResponseJson> {
   const session = caller.session;
   if (!session) throw new ApiError(401, ErrorCode.session_not_found, 'Verifying a factor requires a session');
   const now = deps.clock.now();
@@ -175,23 +197,31 @@ export async function verifyFactor(deps: Deps, caller: Caller, input: { factorId
     }
     let step: number | undefined;
     let valid: boolean;
-    if (factor.factor_type === 'totp') {
-      step = matchingStep(factor.secret ?? '', input.code.trim(), now, factor.last_totp_step === null ? undefined : Number(factor.last_totp_step));
+    let credential: Partial<Pick<FactorRow, 'web_authn_credential' | 'web_authn_aaguid'>> | undefined;
+    const code = (input.code ?? '').trim();
+    if (factor.factor_type === 'webauthn') {
+      const verdict = await verifyWebauthnAnswer(deps, factor, challenge, input.webauthn);
+      valid = verdict.valid;
+      if (verdict.valid) credential = { web_authn_credential: verdict.credential, ...(verdict.aaguid ? { web_authn_aaguid: verdict.aaguid } : {}) };
+    } else if (!code) {
+      throw new ApiError(400, ErrorCode.validation_failed, 'code is required');
+    } else if (factor.factor_type === 'totp') {
+      step = matchingStep(factor.secret ?? '', code, now, factor.last_totp_step === null ? undefined : Number(factor.last_totp_step));
       valid = step !== undefined;
     } else {
-      valid = challenge.otp_code !== null && constantTimeEqual(hashCode(input.code.trim()), challenge.otp_code);
+      valid = challenge.otp_code !== null && constantTimeEqual(hashCode(code), challenge.otp_code);
     }
     if (deps.config.hooks.mfaVerificationAttempt) {
       await mfaVerificationAttempt(deps, { userId: caller.user.id, factorId: factor.id, factorType: factor.factor_type, valid });
     }
     if (!valid) {
       wrongCode = true;
-      throw new ApiError(422, ErrorCode.mfa_verification_failed, factor.factor_type === 'totp' ? 'Invalid TOTP code entered' : 'Invalid MFA Phone code entered');
+      throw new ApiError(422, ErrorCode.mfa_verification_failed, WRONG_ANSWER[factor.factor_type]);
     }
 
     await markChallengeVerified(tx, challenge.id, now);
     const firstVerification = factor.status !== 'verified';
-    await updateFactor(tx, factor.id, { status: 'verified', ...(step !== undefined ? { last_totp_step: step } : {}) }, now);
+    await updateFactor(tx, factor.id, { status: 'verified', ...(step !== undefined ? { last_totp_step: step } : {}), ...credential }, now);
     if (firstVerification) await deleteUnverifiedFactorsOfType(tx, caller.user.id, factor.factor_type, factor.id);
     await raiseSessionToAal2(tx, session.id, factor.id, now);
     await recordAmr(tx, session.id, AMR_OF[factor.factor_type], now);

@@ -7,6 +7,7 @@ import type { SessionRow, UserRow } from '../../queries/columns';
 import { findIdentitiesByUserId } from '../../queries/identities';
 import { findFactorsByUserId, type FactorRow } from '../../queries/mfa';
 import { deleteOneTimeTokens, findOneTimeTokenHash } from '../../queries/one-time-tokens';
+import { countPasskeys } from '../../queries/passkeys';
 import { deleteSessions } from '../../queries/sessions';
 import { findReauthenticationToken, findPasswordHash, findUserById, mergeUserMetadata, setPassword, type Executor } from '../../queries/users';
 import { serializeUser, type UserJson } from '../../serialize';
@@ -47,7 +48,9 @@ export async function updateUser(deps: Deps, input: UpdateUserInput): Promise<Us
     if (input.user.is_sso_user) {
       throw new ApiError(422, ErrorCode.user_sso_managed, 'Updating email, phone or password of an SSO account is not allowed: the identity provider manages them');
     }
-    requireAal2ForSensitiveChange({ session: input.session, factors: input.factors ?? [] });
+    // A passkey counts as a verified factor (issue 31); counted only when the session is below AAL2.
+    const hasPasskey = input.session?.aal !== 'aal2' && (await countPasskeys(deps.db, input.user.id)) > 0;
+    requireAal2ForSensitiveChange({ session: input.session, factors: input.factors ?? [], hasPasskey });
   }
   let newHash: string | undefined;
   if (input.password !== undefined) {
