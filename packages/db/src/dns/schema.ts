@@ -121,6 +121,8 @@ export interface DnsAuditLogTable {
   before: ColumnType<Record<string, unknown> | null, string | null, string | null>;
   after: ColumnType<Record<string, unknown> | null, string | null, string | null>;
   ip: ColumnType<string | null, string | null | undefined, string | null>; // inet: the client's address (migration 202611260100)
+  api_token_id: ColumnType<number | null, number | null | undefined, number | null>; // the API token of the change (202611270100)
+  api_token_name: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface DnsDatabase {
@@ -187,4 +189,24 @@ export interface DnsRateLimitBucketsTable {
 
 export interface DnsDatabase {
   'dns.rate_limit_buckets': DnsRateLimitBucketsTable;
+}
+
+// --- API tokens for the PowerDNS-compatible API (migration 202611270100_api_tokens) ---
+export interface DnsApiTokensTable {
+  id: Generated<number>;
+  user_id: number;
+  name: string;
+  token_hash: string;                        // SHA-256 hex of the token; the token itself is never stored
+  zone_ids: number[] | null;                 // null: every zone the user may manage
+  name_patterns: string[] | null;            // null: any name; else globs such as _acme-challenge.*
+  record_types: string[] | null;             // null: any type
+  created_by: number | null;
+  created_at: Date;
+  expires_at: Date | null;
+  last_used_at: Date | null;
+  revoked_at: Date | null;
+}
+
+export interface DnsDatabase {
+  'dns.api_tokens': DnsApiTokensTable;
 }
