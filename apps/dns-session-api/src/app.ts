@@ -11,6 +11,7 @@ import { sessionReader } from './http/session-reader';
 import { KyselySessionStore } from './http/session-store';
 import { documentationRouter } from './routes/documentation';
 import { allRoutes } from './routes';
+import { powerDnsApiRouter } from './routes/powerdns-api';
 import { prepareDummyPasswordCheck } from './services/sessions';
 
 /** Builds the Express app from deps; no globals, no listening (see http/server.ts). */
@@ -49,6 +50,9 @@ export function createApp(deps: Deps): Express {
   });
   // Documentation needs neither a body nor a session.
   app.use('/documentation', documentationRouter(allRoutes(), { cookieName: deps.config.session.cookieName, bearer: deps.config.auth.enabled }));
+
+  // The PowerDNS-compatible API (issue 32): its own wire (bare JSON, {"error"}) and its own auth (API tokens).
+  app.use('/api', powerDnsApiRouter(deps));
 
   app.use(jsonBody(deps.config.http.bodyLimit));
   // express-session where sessions are created, renewed and destroyed; a read-only reader of the same cookie

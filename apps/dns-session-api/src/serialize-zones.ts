@@ -124,6 +124,8 @@ export const auditEntrySchema = z.object({
   user: z.object({ id: z.number().int().nullable() }),
   at: z.string(),
   ip: z.string().nullable().meta({ description: "The client's address (behind trusted proxies, the client's own); null when unknown" }),
+  api_token: z.object({ id: z.number().int(), name: z.string() }).nullable()
+    .meta({ description: 'The API token the change was made with (the PowerDNS-compatible API); null for changes made in a session' }),
   before: z.record(z.string(), z.unknown()).nullable(),
   after: z.record(z.string(), z.unknown()).nullable(),
 });
@@ -132,7 +134,8 @@ export type AuditEntryWire = z.infer<typeof auditEntrySchema>;
 export function serializeAuditEntry(row: AuditRow): AuditEntryWire {
   return {
     id: Number(row.id), object: row.object_type, object_id: row.object_id, action: row.action,
-    user: { id: row.user_id }, at: row.at.toISOString(), ip: row.ip, before: row.before, after: row.after,
+    user: { id: row.user_id }, at: row.at.toISOString(), ip: row.ip,
+    api_token: row.api_token_id === null ? null : { id: row.api_token_id, name: row.api_token_name ?? '' }, before: row.before, after: row.after,
   };
 }
 

@@ -14,3 +14,5 @@ export { importZone, parseTtl } from './bind/import';
 export type { ImportResult, ImportedRecord, LineError } from './bind/import';
 export { exportZone, exportZoneInSlices, derivedRecords, zoneFileRecords, compareNames } from './bind/export';
 export type { ExportZone, ExportNameserver } from './bind/export';
+export { rrsetsOf } from './powerdns-rrsets';
+export type { PowerDnsRRset } from './powerdns-rrsets';

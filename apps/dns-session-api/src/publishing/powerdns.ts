@@ -1,8 +1,7 @@
 // PowerDNS Authoritative through its HTTP API (/api/v1/servers/<id>/zones): a zone is created with all its
 // RRsets, or brought up to date with one PATCH that REPLACEs every RRset it should have and DELETEs the
 // others; a removed zone is deleted. soa_edit_api is off, so the SOA serial is the zone's own (YYYYMMDDnn).
-import { normalizeName, rdataToBind, zoneFileRecords, type ExportZone, type ZoneRecord } from '../dns';
-import { nextTurn } from '../dns/slices';
+import { normalizeName, rrsetsOf, type ExportZone, type PowerDnsRRset as RRset } from '../dns';
 
 export interface PowerDnsTarget {
   url: string;
@@ -16,42 +15,6 @@ export interface PowerDnsTarget {
  * goes in several PATCHes (its state between them is partly old, partly new: a few seconds for 50,000 records).
  */
 const RRSETS_PER_REQUEST = 2000;
-
-interface RRset {
-  name: string;
-  type: string;
-  ttl?: number;
-  changetype?: 'REPLACE' | 'DELETE';
-  records?: Array<{ content: string; disabled: boolean }>;
-}
-
-/**
- * The zone as PowerDNS RRsets (owner, type) with presentation-format contents; the SOA first. Gives the event
- * loop back every few thousand records (a large zone's publishing must not hold other requests up).
- */
-export async function rrsetsOf(zone: ExportZone): Promise<RRset[]> {
-  const origin = normalizeName(zone.name);
-  const records = zoneFileRecords(zone);
-  const primary = zone.nameservers[0] ? normalizeName(zone.nameservers[0].name) : origin;
-  const { rname, serial, refresh, retry, expire, minimum } = zone.soa;
-  const sets = new Map<string, RRset>();
-  sets.set(`${origin} SOA`, {
-    name: origin, type: 'SOA', ttl: zone.ttl,
-    records: [{ content: `${zone.soa.mname ?? primary} ${rname} ${serial} ${refresh} ${retry} ${expire} ${minimum}`, disabled: false }],
-  });
-  for (let i = 0; i < records.length; i++) {
-    if (i % 5000 === 4999) await nextTurn();
-    const r = records[i] as ZoneRecord;
-    const key = `${r.owner} ${r.type}`;
-    let set = sets.get(key);
-    if (!set) {
-      set = { name: r.owner, type: r.type, ttl: r.ttl, records: [] };
-      sets.set(key, set);
-    }
-    set.records!.push({ content: rdataToBind(r.type, r.rdata), disabled: false });
-  }
-  return [...sets.values()];
-}
 
 async function api(target: PowerDnsTarget, method: string, path: string, body?: unknown): Promise<{ status: number; json: unknown }> {
   let response: Response;

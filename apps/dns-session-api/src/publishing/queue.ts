@@ -105,3 +105,20 @@ export async function enqueueAllZones(db: Db, config: DnsConfig['publish'], now:
     .executeTakeFirst();
   return { queued: Number(inserted.numInsertedOrUpdatedRows ?? 0), skipped };
 }
+
+/**
+ * Waits (polling, at most `timeoutMs`) until no publish job of the zone queued up to now is left: a PowerDNS API
+ * client (an ACME client) expects a change to be served once its PATCH answered, as it is on PowerDNS itself.
+ * True when everything went out, false on timeout (the jobs stay queued and go out later).
+ */
+export async function waitForZonePublished(db: Db, zoneId: number, timeoutMs: number): Promise<boolean> {
+  const last = await db.selectFrom('dns.publish_jobs').select((eb) => eb.fn.max('id').as('id')).where('zone_id', '=', zoneId).executeTakeFirst();
+  if (!last?.id) return true;
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const left = await db.selectFrom('dns.publish_jobs').select('id').where('zone_id', '=', zoneId).where('id', '<=', last.id).limit(1).executeTakeFirst();
+    if (!left) return true;
+    if (Date.now() >= deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}

@@ -15,9 +15,12 @@ export interface AuditRow {
   before: Record<string, unknown> | null;
   after: Record<string, unknown> | null;
   ip: string | null;
+  /** The API token the change was made with (PowerDNS-compatible API), if any. */
+  api_token_id: number | null;
+  api_token_name: string | null;
 }
 
-const columns = ['id', 'object_type', 'object_id', 'zone_id', 'action', 'user_id', 'at', 'before', 'after', 'ip'] as const;
+const columns = ['id', 'object_type', 'object_id', 'zone_id', 'action', 'user_id', 'at', 'before', 'after', 'ip', 'api_token_id', 'api_token_name'] as const;
 
 export async function insertAuditEntry(db: Db, entry: Omit<AuditRow, 'id'>): Promise<void> {
   await db

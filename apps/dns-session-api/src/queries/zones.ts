@@ -143,3 +143,18 @@ export async function findZonesOfNameserverForUpdate(db: Db, nameserverId: numbe
     .execute();
   return rows.map((r) => ({ id: r.id, serial: Number(r.serial) }));
 }
+
+/** The live zone of this name (absolute, lowercase), if any. */
+export async function findLiveZoneByName(db: Db, name: string): Promise<ZoneRow | undefined> {
+  const row = await db.selectFrom('dns.zones').select(columns).where('name', '=', name).where('deleted_at', 'is', null).executeTakeFirst();
+  return row && toRow(row);
+}
+
+/** Live zones of these groups, by name; optionally only these ids or this name. */
+export async function findLiveZonesInGroups(db: Db, groupIds: number[], filter: { ids?: number[] | null; name?: string } = {}): Promise<ZoneRow[]> {
+  if (groupIds.length === 0 || (filter.ids && filter.ids.length === 0)) return [];
+  let query = db.selectFrom('dns.zones').select(columns).where('group_id', 'in', groupIds).where('deleted_at', 'is', null);
+  if (filter.ids) query = query.where('id', 'in', filter.ids);
+  if (filter.name) query = query.where('name', '=', filter.name);
+  return (await query.orderBy('name').execute()).map(toRow);
+}

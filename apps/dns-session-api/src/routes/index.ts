@@ -1,6 +1,7 @@
 // The table of contents of the API: every route family, in the order the documentation lists them. Adding a
 // family here mounts it (app.ts) and documents it (openapi.ts); nothing else needs to know about it.
 import type { AnyRoute, RouteFamily } from '../http/route';
+import { apiTokenRoutes } from './api-tokens';
 import { groupRoutes } from './groups';
 import { healthRoutes } from './health';
 import { nameserverRoutes } from './nameservers';
@@ -15,6 +16,7 @@ export const routeFamilies: RouteFamily[] = [
   sessionRoutes,
   userRoutes,
   userIdentityRoutes,
+  apiTokenRoutes,
   groupRoutes,
   nameserverRoutes,
   zoneRoutes,

@@ -26,6 +26,8 @@ export function createDbAudit(clock: Clock): AuditHook {
         before: entry.before,
         after: entry.after,
         ip: entry.actor.ip ?? null,
+        api_token_id: entry.actor.apiToken?.id ?? null,
+        api_token_name: entry.actor.apiToken?.name ?? null,
       });
     },
   };

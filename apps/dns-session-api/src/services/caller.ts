@@ -12,4 +12,6 @@ export interface Caller {
   groupName?: string;
   /** The client's address (behind trusted proxies, the client's rather than the proxy's), for the audit history. */
   ip?: string;
+  /** Set when the request came with an API token (PowerDNS-compatible API): the history names it. */
+  apiToken?: { id: number; name: string };
 }

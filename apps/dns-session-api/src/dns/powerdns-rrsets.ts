@@ -1,0 +1,43 @@
+// A zone as PowerDNS RRsets (its HTTP API's JSON): what the publisher sends to PowerDNS and what the
+// PowerDNS-compatible API answers. Pure: no I/O.
+import { normalizeName } from './names';
+import type { ZoneRecord } from './records';
+import { nextTurn } from './slices';
+import { rdataToBind } from './types';
+import { zoneFileRecords, type ExportZone } from './bind/export';
+
+export interface PowerDnsRRset {
+  name: string;
+  type: string;
+  ttl?: number;
+  changetype?: 'REPLACE' | 'DELETE';
+  records?: Array<{ content: string; disabled: boolean }>;
+}
+
+/**
+ * The zone as PowerDNS RRsets (owner, type) with presentation-format contents; the SOA first. Gives the event
+ * loop back every few thousand records (a large zone's publishing must not hold other requests up).
+ */
+export async function rrsetsOf(zone: ExportZone): Promise<PowerDnsRRset[]> {
+  const origin = normalizeName(zone.name);
+  const records = zoneFileRecords(zone);
+  const primary = zone.nameservers[0] ? normalizeName(zone.nameservers[0].name) : origin;
+  const { rname, serial, refresh, retry, expire, minimum } = zone.soa;
+  const sets = new Map<string, PowerDnsRRset>();
+  sets.set(`${origin} SOA`, {
+    name: origin, type: 'SOA', ttl: zone.ttl,
+    records: [{ content: `${zone.soa.mname ?? primary} ${rname} ${serial} ${refresh} ${retry} ${expire} ${minimum}`, disabled: false }],
+  });
+  for (let i = 0; i < records.length; i++) {
+    if (i % 5000 === 4999) await nextTurn();
+    const r = records[i] as ZoneRecord;
+    const key = `${r.owner} ${r.type}`;
+    let set = sets.get(key);
+    if (!set) {
+      set = { name: r.owner, type: r.type, ttl: r.ttl, records: [] };
+      sets.set(key, set);
+    }
+    set.records!.push({ content: rdataToBind(r.type, r.rdata), disabled: false });
+  }
+  return [...sets.values()];
+}

@@ -1,0 +1,137 @@
+// API tokens for the PowerDNS-compatible API (issue 32). A user (or an administrator over them) creates one with a
+// name, an optional expiry and a scope: every zone the user may manage or listed zones, and optionally only record
+// names matching patterns (`_acme-challenge.*`) and only given types (TXT). The token is shown once and kept as its
+// SHA-256. A request with it acts as its owner, narrowed to the scope; the history names the token.
+import { createHash, randomBytes } from 'node:crypto';
+import type { Deps } from '../deps';
+import { badRequest, notFound } from '../errors';
+import { isRecordType } from '../dns';
+import { findTokenInForce, insertApiToken, listApiTokens, revokeApiToken, touchApiToken, type ApiTokenRow } from '../queries/api-tokens';
+import { findUserById } from '../queries/users';
+import { findZoneById } from '../queries/zones';
+import type { Caller } from './caller';
+import { assertAdmin, assertGroupAccess } from './permissions';
+
+/** Tokens start with this, so a leaked one is recognisable (secret scanners) and never mistaken for a JWT. */
+export const TOKEN_PREFIX = 'kzdns_';
+const PATTERN = /^[a-z0-9_*-]+(\.[a-z0-9_*-]+)*$/;
+
+export interface TokenScope {
+  zoneIds: number[] | null;
+  namePatterns: RegExp[] | null;
+  recordTypes: string[] | null;
+}
+
+export interface ApiTokenInput {
+  name: string;
+  expiresAt?: Date;
+  zoneIds?: number[];
+  names?: string[];
+  types?: string[];
+}
+
+const hashOf = (token: string) => createHash('sha256').update(token, 'utf8').digest('hex');
+
+/** `_acme-challenge.*` → a match of whole absolute names (no trailing dot, any case); `*` spans any characters. */
+export function patternRegExp(pattern: string): RegExp {
+  const body = pattern.toLowerCase().replace(/\.$/, '').split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.+');
+  return new RegExp(`^${body}$`);
+}
+
+export function scopeOf(row: Pick<ApiTokenRow, 'zone_ids' | 'name_patterns' | 'record_types'>): TokenScope {
+  return { zoneIds: row.zone_ids, namePatterns: row.name_patterns?.map(patternRegExp) ?? null, recordTypes: row.record_types };
+}
+
+export const inScope = {
+  zone: (scope: TokenScope, zoneId: number) => scope.zoneIds === null || scope.zoneIds.includes(zoneId),
+  name: (scope: TokenScope, name: string) => scope.namePatterns === null || scope.namePatterns.some((p) => p.test(name.toLowerCase().replace(/\.$/, ''))),
+  type: (scope: TokenScope, type: string) => scope.recordTypes === null || scope.recordTypes.includes(type.toUpperCase()),
+};
+
+/** The owner, as the caller a token request acts for (their group and rights, re-read now). */
+async function ownerInReach(deps: Deps, caller: Caller, userId: number): Promise<{ id: number; group_id: number }> {
+  const user = await findUserById(deps.db, userId);
+  if (!user || user.deleted_at) throw notFound('User not found');
+  if (userId !== caller.userId) {
+    assertAdmin(caller, "manage other users' API tokens");
+    await assertGroupAccess(deps.db, caller, user.group_id, 'user');
+  }
+  return user;
+}
+
+export interface ApiTokenWire {
+  id: number;
+  name: string;
+  user_id: number;
+  zones: number[] | null;
+  names: string[] | null;
+  types: string[] | null;
+  created_at: string;
+  expires_at: string | null;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
+export function serializeApiToken(row: ApiTokenRow): ApiTokenWire {
+  const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
+  return {
+    id: row.id, name: row.name, user_id: row.user_id, zones: row.zone_ids, names: row.name_patterns, types: row.record_types,
+    created_at: new Date(row.created_at).toISOString(), expires_at: iso(row.expires_at), last_used_at: iso(row.last_used_at), revoked_at: iso(row.revoked_at),
+  };
+}
+
+export async function createApiToken(deps: Deps, caller: Caller, userId: number, input: ApiTokenInput): Promise<{ token: string; row: ApiTokenRow }> {
+  const owner = await ownerInReach(deps, caller, userId);
+  const now = deps.clock.now();
+  if (input.expiresAt && input.expiresAt.getTime() <= now.getTime()) throw badRequest('expires_at must lie in the future');
+  const patterns = input.names?.map((n) => n.trim().toLowerCase().replace(/\.$/, ''));
+  const badPattern = patterns?.find((p) => !PATTERN.test(p));
+  if (badPattern !== undefined) throw badRequest(`names: "${badPattern}" is not a name pattern (labels of a-z, 0-9, _, - and *, e.g. _acme-challenge.*)`);
+  const types = input.types?.map((t) => t.trim().toUpperCase());
+  const badType = types?.find((t) => !isRecordType(t));
+  if (badType !== undefined) throw badRequest(`types: ${badType} is not a record type this API serves`);
+  // Listed zones must be the owner's to manage now (the owner's reach is checked again on every use).
+  const ownerCaller: Caller = { userId: owner.id, groupId: owner.group_id, isAdmin: false, sessionId: 0 };
+  for (const zoneId of input.zoneIds ?? []) {
+    const zone = await findZoneById(deps.db, zoneId);
+    if (!zone || zone.deleted_at) throw badRequest(`zones: zone ${zoneId} does not exist`);
+    await assertGroupAccess(deps.db, ownerCaller, zone.group_id, 'zone');
+  }
+  const token = TOKEN_PREFIX + randomBytes(32).toString('base64url');
+  const row = await insertApiToken(deps.db, {
+    user_id: owner.id, name: input.name.trim(), token_hash: hashOf(token), zone_ids: input.zoneIds?.length ? [...new Set(input.zoneIds)] : null,
+    name_patterns: patterns?.length ? [...new Set(patterns)] : null, record_types: types?.length ? [...new Set(types)] : null,
+    created_by: caller.userId, created_at: now, expires_at: input.expiresAt ?? null,
+  });
+  return { token, row };
+}
+
+export async function apiTokensOf(deps: Deps, caller: Caller, userId: number): Promise<ApiTokenRow[]> {
+  await ownerInReach(deps, caller, userId);
+  return listApiTokens(deps.db, userId);
+}
+
+export async function revokeApiTokenOf(deps: Deps, caller: Caller, userId: number, tokenId: number): Promise<ApiTokenRow> {
+  await ownerInReach(deps, caller, userId);
+  const row = await revokeApiToken(deps.db, userId, tokenId, deps.clock.now());
+  if (!row) throw notFound('API token not found');
+  return row;
+}
+
+export interface TokenCaller {
+  caller: Caller;
+  scope: TokenScope;
+}
+
+/** The caller and scope of a token in force, or undefined (unknown, revoked, expired, owner gone). */
+export async function authenticateApiToken(deps: Pick<Deps, 'db' | 'clock'>, token: string, ip: string | undefined): Promise<TokenCaller | undefined> {
+  if (!token.startsWith(TOKEN_PREFIX) || token.length > 200) return undefined;
+  const now = deps.clock.now();
+  const row = await findTokenInForce(deps.db, hashOf(token), now);
+  if (!row) return undefined;
+  await touchApiToken(deps.db, row.id, now);
+  return {
+    caller: { userId: row.user_id, groupId: row.group_id, isAdmin: row.is_admin, sessionId: 0, ip, apiToken: { id: row.id, name: row.name } },
+    scope: scopeOf(row),
+  };
+}
