@@ -123,6 +123,13 @@ describe('loadDnsConfig', () => {
     expect(err.message).not.toContain('DB-PASS');
   });
 
+  it('publish.yml zone_files: the BIND key directory for signed zones (issue 32)', () => {
+    const dir = appConfig({ 'config/publish.yml': 'default:\n  enabled: true\n  zone_files:\n    directory: /var/lib/keyzone/zones\n    reload_command: [rndc, reload]\n    key_directory: /var/lib/bind/keys\n' });
+    expect(loadDnsConfig({ dir, env: {} }).publish.zoneFiles).toEqual({
+      directory: '/var/lib/keyzone/zones', includeFile: 'keyzone-zones.conf', reloadCommand: ['rndc', 'reload'], keyDirectory: '/var/lib/bind/keys',
+    });
+  });
+
   it('DNS_CONFIG_DIR points at another folder', () => {
     const other = tempDir({ 'http.yml': 'default:\n  port: 1234\n' });
     const c = loadDnsConfig({ dir: appConfig(), env: { DNS_CONFIG_DIR: other } });

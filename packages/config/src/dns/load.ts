@@ -146,6 +146,7 @@ export function loadDnsConfig(options: LoadDnsConfigOptions = {}): DnsConfig {
         directory: yml.publish.zone_files.directory,
         includeFile: yml.publish.zone_files.include_file,
         reloadCommand: yml.publish.zone_files.reload_command,
+        keyDirectory: yml.publish.zone_files.key_directory,
       },
     },
     telemetry: {

@@ -82,6 +82,8 @@ export const dnsYamlSchema = z.strictObject({
       directory: z.string().min(1),
       include_file: z.string().min(1).default('keyzone-zones.conf'),
       reload_command: z.array(z.string().min(1)).default([]),
+      // Where BIND keeps the keys of signed zones (dnssec-policy); needed once a zone on a BIND nameserver is signed.
+      key_directory: z.string().min(1).optional(),
     }).optional(),
   }).prefault({}),
   // Per-group limits (issue 27): any user may create zones and records; these keep one group from filling the

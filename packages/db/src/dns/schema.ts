@@ -15,6 +15,7 @@ export interface DnsGroupsTable {
   id: Generated<number>;
   parent_id: number | null;                 // null = a root group
   name: string;
+  dnssec_default: Generated<boolean>;       // new zones of the group are signed (migration 202611270200)
   deleted_at: Date | null;
   created_at: Generated<Date>;
   updated_at: Generated<Date>;
@@ -83,6 +84,7 @@ export interface DnsZonesTable {
   expire: number;
   minimum: number;
   ttl: number;
+  dnssec: Generated<boolean>;                // signed by its nameservers (migration 202611270200)
   deleted_at: Date | null;
   created_at: Generated<Date>;
   updated_at: Generated<Date>;
