@@ -25,6 +25,7 @@ export const groupSchema = z.object({
   name: z.string(),
   /** 0 for a root group, as in NicTool. */
   parent_gid: z.number().int(),
+  dnssec_default: z.boolean().meta({ description: 'New zones of this group are signed (DNSSEC) unless they say otherwise' }),
   deleted: z.boolean(),
 });
 
@@ -63,7 +64,7 @@ export function serializeUserAnswer(row: UserRow, msg: string) {
 }
 
 export function serializeGroup(row: GroupRow): Group {
-  return { id: row.id, name: row.name, parent_gid: row.parent_id ?? 0, deleted: row.deleted_at !== null };
+  return { id: row.id, name: row.name, parent_gid: row.parent_id ?? 0, dnssec_default: row.dnssec_default, deleted: row.deleted_at !== null };
 }
 
 /** For audit entries: the row as the wire shows it (never a password column: UserRow has none). */

@@ -16,3 +16,5 @@ export { exportZone, exportZoneInSlices, derivedRecords, zoneFileRecords, compar
 export type { ExportZone, ExportNameserver } from './bind/export';
 export { rrsetsOf } from './powerdns-rrsets';
 export type { PowerDnsRRset } from './powerdns-rrsets';
+export { dsRecords, keyTag, parseDnskey, DS_DIGESTS } from './dnssec';
+export type { Dnskey, DsRecord } from './dnssec';

@@ -41,15 +41,16 @@ async function api(target: PowerDnsTarget, method: string, path: string, body?: 
 const failure = (what: string, answer: { status: number; json: unknown }) =>
   new Error(`PowerDNS ${what}: ${answer.status} ${typeof answer.json === 'object' && answer.json && 'error' in answer.json ? String((answer.json as { error: unknown }).error) : JSON.stringify(answer.json)}`);
 
-export async function publishToPowerDns(target: PowerDnsTarget, zone: ExportZone): Promise<void> {
+export async function publishToPowerDns(target: PowerDnsTarget, zone: ExportZone, options: { dnssec: boolean } = { dnssec: false }): Promise<void> {
   const name = normalizeName(zone.name);
   const wanted = await rrsetsOf(zone);
   const current = await api(target, 'GET', `/zones/${encodeURIComponent(name)}?rrsets=true`);
   let existing: string[] = [];
   if (current.status === 404 || current.status === 422) {
     // Created with its SOA; every RRset follows in the PATCHes below.
+    // api_rectify: PowerDNS keeps the DNSSEC ordering data right after every API change of a signed zone.
     const created = await api(target, 'POST', '/zones', {
-      name, kind: 'Native', nameservers: [], soa_edit_api: '', rrsets: wanted.slice(0, 1).map((s) => ({ ...s, changetype: 'REPLACE' })),
+      name, kind: 'Native', nameservers: [], soa_edit_api: '', api_rectify: true, rrsets: wanted.slice(0, 1).map((s) => ({ ...s, changetype: 'REPLACE' })),
     });
     if (created.status !== 201) throw failure(`refused to create ${name}`, created);
   } else if (current.status === 200) {
@@ -66,6 +67,52 @@ export async function publishToPowerDns(target: PowerDnsTarget, zone: ExportZone
   for (let i = 0; i < changes.length; i += RRSETS_PER_REQUEST) {
     const patched = await api(target, 'PATCH', `/zones/${encodeURIComponent(name)}`, { rrsets: changes.slice(i, i + RRSETS_PER_REQUEST) });
     if (patched.status !== 204) throw failure(`refused the changes to ${name}`, patched);
+  }
+  await applySigning(target, name, options.dnssec);
+}
+
+export interface PowerDnsCryptokey {
+  id: number;
+  keytype: string;
+  active: boolean;
+  published?: boolean;
+  algorithm?: string;
+  flags?: number;
+  dnskey?: string;
+  ds?: string[];
+}
+
+/** The zone's keys on PowerDNS (DNSKEY and DS in presentation form), [] for an unsigned or unknown zone. */
+export async function powerDnsCryptokeys(target: PowerDnsTarget, zoneName: string): Promise<PowerDnsCryptokey[]> {
+  const answer = await api(target, 'GET', `/zones/${encodeURIComponent(normalizeName(zoneName))}/cryptokeys`);
+  if (answer.status === 404 || answer.status === 422) return [];
+  if (answer.status !== 200) throw failure(`could not read the keys of ${zoneName}`, answer);
+  return answer.json as PowerDnsCryptokey[];
+}
+
+/**
+ * Signing on: one active CSK (ECDSA P-256 SHA-256, algorithm 13) unless the zone has an active key, and a rectify.
+ * Off: the keys are deleted, so the zone is served unsigned at once (the README says what to do at the registrar first).
+ */
+async function applySigning(target: PowerDnsTarget, name: string, dnssec: boolean): Promise<void> {
+  const path = `/zones/${encodeURIComponent(name)}`;
+  // A PowerDNS without a DNSSEC-capable backend answers the keys route with an error: with nothing to sign or
+  // unsign, that is no reason to fail an unsigned zone's publishing.
+  const keys = dnssec ? await powerDnsCryptokeys(target, name) : await powerDnsCryptokeys(target, name).catch(() => []);
+  if (dnssec) {
+    if (!keys.some((k) => k.active)) {
+      const made = await api(target, 'POST', `${path}/cryptokeys`, { keytype: 'csk', active: true, published: true, algorithm: 'ECDSAP256SHA256' });
+      if (made.status !== 201) throw failure(`refused to make a signing key for ${name}`, made);
+    }
+    const settings = await api(target, 'PUT', path, { api_rectify: true });
+    if (settings.status !== 204) throw failure(`refused api_rectify for ${name}`, settings);
+    const rectified = await api(target, 'PUT', `${path}/rectify`);
+    if (rectified.status !== 200) throw failure(`could not rectify ${name}`, rectified);
+    return;
+  }
+  for (const key of keys) {
+    const removed = await api(target, 'DELETE', `${path}/cryptokeys/${key.id}`);
+    if (removed.status !== 204 && removed.status !== 404) throw failure(`refused to delete key ${key.id} of ${name}`, removed);
   }
 }
 

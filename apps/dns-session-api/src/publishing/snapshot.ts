@@ -10,16 +10,19 @@ export interface ZoneSnapshot {
   name: string;
   /** undefined: the nameserver must not serve the zone (deleted, or unassigned). */
   zone: ExportZone | undefined;
+  /** The zone is to be signed (DNSSEC). */
+  dnssec: boolean;
 }
 
 export async function zoneSnapshot(db: Db, zoneId: number, nameserverId: number): Promise<ZoneSnapshot | undefined> {
   const row = await findZoneById(db, zoneId);
   if (!row) return undefined;
   const nameservers = (await findZoneNameservers(db, [zoneId])).get(zoneId) ?? [];
-  if (row.deleted_at || !nameservers.some((ns) => ns.id === nameserverId)) return { name: row.name, zone: undefined };
+  if (row.deleted_at || !nameservers.some((ns) => ns.id === nameserverId)) return { name: row.name, zone: undefined, dnssec: false };
   const records = (await findLiveZoneRecords(db, zoneId)).map(toZoneRecord);
   return {
     name: row.name,
+    dnssec: row.dnssec,
     zone: {
       name: row.name,
       ttl: row.ttl,

@@ -2,7 +2,7 @@
 // renamed, so a server never reads half a file), an include file listing them in BIND syntax, and the
 // configured reload command (an argv list, no shell; {zone} is the zone's name), with a timeout.
 import { execFile } from 'node:child_process';
-import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { exportZoneInSlices, normalizeName, type ExportZone } from '../dns';
 
@@ -11,9 +11,17 @@ export interface ZoneFileTarget {
   includeFile: string;
   reloadCommand: string[];
   timeoutMs: number;
+  /** BIND's key directory for signed zones (publish.yml zone_files.key_directory). */
+  keyDirectory?: string;
 }
 
 const SUFFIX = '.zone';
+/**
+ * Beside a signed zone's file, the dnssec-policy the include gives it: `default` (BIND signs it inline) while DNSSEC
+ * is on, `insecure` once it is turned off: BIND then withdraws the signatures in the safe order (keys stay until the
+ * DS is gone from the parent and the TTLs have passed), and BIND cannot drop inline signing on a reload anyway.
+ */
+const SIGNED_MARK = '.dnssec';
 
 /**
  * The zone's file name: the name without its final dot, every character but [a-z0-9_-] and inner dots written as
@@ -57,12 +65,21 @@ export function includeFiles(target: Pick<ZoneFileTarget, 'includeFile'>): { bin
 }
 
 async function rewriteInclude(target: ZoneFileTarget): Promise<void> {
-  const zones = (await readdir(target.directory)).filter((f) => f.endsWith(SUFFIX)).sort()
-    .map((f) => ({ name: quoted(zoneNameOfFile(f)), file: quoted(path.join(target.directory, f)) }));
+  const files = await readdir(target.directory);
+  const policies = new Map<string, string>();
+  for (const mark of files.filter((f) => f.endsWith(`${SUFFIX}${SIGNED_MARK}`))) {
+    const policy = (await readFile(path.join(target.directory, mark), 'utf8')).trim() === 'insecure' ? 'insecure' : 'default';
+    policies.set(mark.slice(0, -SIGNED_MARK.length), policy);
+  }
+  const zones = files.filter((f) => f.endsWith(SUFFIX)).sort()
+    .map((f) => ({ name: quoted(zoneNameOfFile(f)), file: quoted(path.join(target.directory, f)), policy: policies.get(f) }));
   const header = '# written by Keyzone; do not edit\n';
   const names = includeFiles(target);
+  // A signed zone: BIND's default policy (one CSK, ECDSA P-256, algorithm 13), signed inline from the file Keyzone writes.
+  const signing = (policy: string | undefined) =>
+    policy && target.keyDirectory ? ` dnssec-policy ${policy}; inline-signing yes; key-directory ${quoted(target.keyDirectory)};` : '';
   await writeAtomically(path.join(target.directory, names.bind),
-    header + zones.map((z) => `zone ${z.name} { type primary; file ${z.file}; };\n`).join(''));
+    header + zones.map((z) => `zone ${z.name} { type primary; file ${z.file};${signing(z.policy)} };\n`).join(''));
   await writeAtomically(path.join(target.directory, names.nsd),
     header + zones.map((z) => `zone:\n  name: ${z.name}\n  zonefile: ${z.file}\n`).join(''));
   await writeAtomically(path.join(target.directory, names.knot),
@@ -83,15 +100,23 @@ function reload(target: ZoneFileTarget, zoneName: string): Promise<void> {
   });
 }
 
-export async function publishZoneFile(target: ZoneFileTarget, zone: ExportZone): Promise<void> {
+export async function publishZoneFile(target: ZoneFileTarget, zone: ExportZone, options: { dnssec: boolean } = { dnssec: false }): Promise<void> {
+  if (options.dnssec && !target.keyDirectory) {
+    throw new Error(`${zone.name} is to be signed: publish.yml zone_files needs a key_directory where BIND keeps its keys`);
+  }
   await mkdir(target.directory, { recursive: true });
-  await writeAtomically(fileOf(target, zone.name), await exportZoneInSlices({ ...zone, comment: `zone ${zone.name} published by Keyzone` }));
+  const file = fileOf(target, zone.name);
+  await writeAtomically(file, await exportZoneInSlices({ ...zone, comment: `zone ${zone.name} published by Keyzone` }));
+  const mark = `${file}${SIGNED_MARK}`;
+  if (options.dnssec) await writeFile(mark, 'default');
+  else if (await readFile(mark, 'utf8').then(() => true, () => false)) await writeFile(mark, 'insecure');
   await rewriteInclude(target);
   await reload(target, zone.name);
 }
 
 export async function removeZoneFile(target: ZoneFileTarget, zoneName: string): Promise<void> {
   await rm(fileOf(target, zoneName), { force: true });
+  await rm(`${fileOf(target, zoneName)}${SIGNED_MARK}`, { force: true });
   await mkdir(target.directory, { recursive: true });
   await rewriteInclude(target);
   await reload(target, zoneName);

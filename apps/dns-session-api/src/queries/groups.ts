@@ -5,10 +5,12 @@ export interface GroupRow {
   id: number;
   parent_id: number | null;
   name: string;
+  /** Its new zones are signed (DNSSEC) unless they say otherwise. */
+  dnssec_default: boolean;
   deleted_at: Date | null;
 }
 
-const columns = ['id', 'parent_id', 'name', 'deleted_at'] as const;
+const columns = ['id', 'parent_id', 'name', 'dnssec_default', 'deleted_at'] as const;
 
 export async function findGroupById(db: Db, id: number, options: { lock?: boolean } = {}): Promise<GroupRow | undefined> {
   let query = db.selectFrom('dns.groups').select(columns).where('id', '=', id);
@@ -39,7 +41,7 @@ export async function insertGroup(db: Db, values: { parentId: number | null; nam
 export async function updateGroup(
   db: Db,
   id: number,
-  changes: { name?: string; parentId?: number | null; deletedAt?: Date | null },
+  changes: { name?: string; parentId?: number | null; deletedAt?: Date | null; dnssecDefault?: boolean },
   now: Date,
 ): Promise<GroupRow | undefined> {
   return db
@@ -48,6 +50,7 @@ export async function updateGroup(
       ...(changes.name !== undefined ? { name: changes.name } : {}),
       ...(changes.parentId !== undefined ? { parent_id: changes.parentId } : {}),
       ...(changes.deletedAt !== undefined ? { deleted_at: changes.deletedAt } : {}),
+      ...(changes.dnssecDefault !== undefined ? { dnssec_default: changes.dnssecDefault } : {}),
       updated_at: now,
     })
     .where('id', '=', id)
@@ -126,4 +129,10 @@ export async function listGroupsByIds(db: Db, ids: number[], options: { deleted:
   let query = db.selectFrom('dns.groups').select(columns).where('id', 'in', ids).where('deleted_at', options.deleted ? 'is not' : 'is', null);
   if (options.name !== undefined) query = query.where((eb) => eb(eb.fn('lower', ['name']), '=', options.name!.toLowerCase()));
   return query.orderBy('name').orderBy('id').execute();
+}
+
+/** Whether the group's new zones are signed by default (false for an unknown group). */
+export async function groupSignsNewZones(db: Db, id: number): Promise<boolean> {
+  const row = await db.selectFrom('dns.groups').select('dnssec_default').where('id', '=', id).executeTakeFirst();
+  return row?.dnssec_default ?? false;
 }

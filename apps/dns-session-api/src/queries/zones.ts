@@ -15,16 +15,19 @@ export interface ZoneValues {
   expire: number;
   minimum: number;
   ttl: number;
+  /** Signed by its nameservers (DNSSEC); false when not given. */
+  dnssec?: boolean;
 }
 
 export interface ZoneRow extends ZoneValues {
+  dnssec: boolean;
   id: number;
   updated_at: Date;
   deleted_at: Date | null;
 }
 
 const columns = [
-  'id', 'group_id', 'name', 'description', 'mailaddr', 'serial', 'refresh', 'retry', 'expire', 'minimum', 'ttl',
+  'id', 'group_id', 'name', 'description', 'mailaddr', 'serial', 'refresh', 'retry', 'expire', 'minimum', 'ttl', 'dnssec',
   'updated_at', 'deleted_at',
 ] as const;
 

@@ -31,6 +31,7 @@ const updateBody = z
     name: groupName.optional(),
     parent_gid: idNumber.optional(),
     deleted: z.literal(false).optional().meta({ description: 'false restores a deleted group' }),
+    dnssec_default: z.boolean().optional().meta({ description: 'Sign the group\'s new zones (DNSSEC) unless they say otherwise' }),
   })
   .strict()
   .refine((v) => Object.keys(v).length > 0, 'at least one field is required');

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { envelope, meta, metaSchema } from '../http/envelope';
+import { envelope, envelopeSchema, meta, metaSchema } from '../http/envelope';
 import { defineRoute, type RouteFamily } from '../http/route';
 import { deletedQuery, idNumber, idParams } from '../http/schemas';
 import { listEnvelopeSchema, zoneResponseSchema, zoneSchema } from '../serialize-zones';
@@ -7,6 +7,7 @@ import { zoneHistory } from '../services/history';
 import { changeZone, createZone, deleteZone, getZone, listZones, ZONE_SORT_KEYS, zoneNsRecords } from '../services/zones';
 import { deletedFlag, gidQuery, paging, plainText, subgroupsFlag, ttl } from './dns-inputs';
 import { errorExamples } from './examples';
+import { zoneDnssec } from '../services/dnssec';
 import { historyRoute } from './history';
 import { recordListRoute } from './zone-records';
 import { zoneFileRoutes } from './zone-files';
@@ -26,6 +27,7 @@ const soaFields = {
     example: 2026112401,
   }),
   nameservers: z.array(idNumber).max(32).optional().meta({ description: 'ids of the nameservers serving the zone, in order; NS records derive from them' }),
+  dnssec: z.boolean().optional().meta({ description: 'Signed by its nameservers (default: the group\'s dnssec_default). Read GET /zone/<id>/dnssec before turning it off' }),
 };
 
 const createBody = z
@@ -38,12 +40,27 @@ const updateBody = z
 
 const zoneExample = {
   id: 12, gid: 4096, zone: 'example.com.', description: '', mailaddr: 'hostmaster.example.com.', serial: 2026112300,
-  refresh: 86400, retry: 7200, expire: 1209600, minimum: 3600, ttl: 3600, nameservers: [7], last_modified: '2026-11-23T10:00:00.000Z', deleted: false,
+  refresh: 86400, retry: 7200, expire: 1209600, minimum: 3600, ttl: 3600, nameservers: [7], dnssec: false, last_modified: '2026-11-23T10:00:00.000Z', deleted: false,
 };
 const reply = (msg: string) => ({ zone: zoneExample, meta: { api: { version: '0.1.0' }, msg } });
 const pagination = { total: 1, filtered: 1, limit: 100, offset: 0 };
 const common = { 401: errorExamples.missingAuthentication, 403: errorExamples.forbidden, 404: errorExamples.notFound('Zone') };
 
+
+const dnssecSchema = z.object({
+  zone: z.string(),
+  enabled: z.boolean(),
+  state: z.enum(['signed', 'pending', 'unsigned', 'unsigning', 'inconsistent']),
+  ds: z.array(z.object({ key_tag: z.number().int(), algorithm: z.number().int(), digest_type: z.number().int(), digest: z.string(), record: z.string() })),
+  dnskeys: z.array(z.object({ key_tag: z.number().int(), flags: z.number().int(), algorithm: z.number().int(), dnskey: z.string() })),
+  nameservers: z.array(z.object({ id: z.number().int(), name: z.string(), type: z.string(), key_tags: z.array(z.number().int()), error: z.string().nullable() })),
+});
+const dnssecExample = {
+  zone: 'example.com.', enabled: true, state: 'signed',
+  ds: [{ key_tag: 2371, algorithm: 13, digest_type: 2, digest: '1F987CC6583E92DF0890718C42…', record: 'example.com. IN DS 2371 13 2 1F987CC6583E92DF0890718C42…' }],
+  dnskeys: [{ key_tag: 2371, flags: 257, algorithm: 13, dnskey: '257 3 13 mdsswUyr3DPW132mOi8V9xESWE8jTo0d…' }],
+  nameservers: [{ id: 7, name: 'ns1.example.net.', type: 'powerdns', key_tags: [2371], error: null }],
+};
 
 export const zoneRoutes: RouteFamily = {
   name: 'zone',
@@ -125,6 +142,25 @@ export const zoneRoutes: RouteFamily = {
       },
       async handler({ params }, { deps, caller }) {
         return { body: { ns: await zoneNsRecords(deps, caller, params.id), meta: meta('here are the NS records') } };
+      },
+    }),
+    defineRoute({
+      method: 'get', path: '/zone/:id/dnssec', auth: 'session',
+      summary: 'DNSSEC of a zone: its state, its keys on each nameserver, the DS records for the registrar',
+      description: 'Read live from the nameservers (PowerDNS through its API, BIND from its key directory). Give the `ds` records ' +
+        '(SHA-256, digest type 2; SHA-384 too) to the parent zone\'s registrar once `state` is `signed`. To turn DNSSEC off, ' +
+        'first remove the DS at the registrar and wait out its TTL: a DS without signatures makes the zone fail validation.',
+      params: idParams,
+      responses: {
+        200: {
+          description: 'The zone\'s DNSSEC',
+          schema: envelopeSchema('dnssec', dnssecSchema),
+          example: { dnssec: dnssecExample, meta: meta('DNSSEC of the zone') },
+        },
+        400: errorExamples.badInput, ...common,
+      },
+      async handler({ params }, { deps, caller }) {
+        return { body: envelope('dnssec', await zoneDnssec(deps, caller, params.id), 'DNSSEC of the zone') };
       },
     }),
     historyRoute({

@@ -14,6 +14,7 @@ export interface GroupUpdate {
   parent_gid?: number;
   /** false restores a soft-deleted group. */
   deleted?: boolean;
+  dnssec_default?: boolean;
 }
 
 // Logins are user@group, so live group names are unique service-wide (case-insensitively).
@@ -139,7 +140,7 @@ export async function updateGroupById(deps: Deps, caller: Caller, id: number, in
     const after = await updateGroup(
       trx,
       id,
-      { name: input.name, parentId: input.parent_gid, ...(restoring ? { deletedAt: null } : {}) },
+      { name: input.name, parentId: input.parent_gid, dnssecDefault: input.dnssec_default, ...(restoring ? { deletedAt: null } : {}) },
       deps.clock.now(),
     ).catch((err: unknown) => {
       throw isUniqueViolation(err) ? duplicateName() : err;

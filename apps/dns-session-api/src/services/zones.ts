@@ -5,6 +5,7 @@ import type { Deps } from '../deps';
 import { checkName, checkTtl, derivedRecords, fieldError, mailboxToRname, MAX_SERIAL, nextSerial, normalizeName, SOA_DEFAULTS, type FieldError } from '../dns';
 import { conflict, notFound } from '../errors';
 import type { Db } from '../queries/db';
+import { groupSignsNewZones } from '../queries/groups';
 import { findLiveNameserversByIds, type NameserverRow } from '../queries/nameservers';
 import {
   findZoneById, findZoneNameservers, findZones, insertZone, replaceZoneNameservers, updateZone,
@@ -30,6 +31,7 @@ export interface ZoneInput {
   serial?: number;
   nameservers?: number[];
   deleted?: boolean;
+  dnssec?: boolean;
 }
 
 /** What GET /zone can sort by (sort_by). */
@@ -67,6 +69,7 @@ export function checkZoneFields(input: ZoneInput): Partial<ZoneValues> {
     errors.push(fieldError('serial', 'serial', `serial must be an integer from 0 to ${MAX_SERIAL}`));
   }
   if (input.description !== undefined) out.description = input.description;
+  if (input.dnssec !== undefined) out.dnssec = input.dnssec;
   if (errors.length) throw invalidInput('zone', errors);
   return out;
 }
@@ -133,6 +136,7 @@ export async function createZone(deps: Deps, caller: Caller, input: ZoneInput & 
       group_id: groupId, name, description: fields.description ?? '', mailaddr: fields.mailaddr ?? `hostmaster.${name}`,
       serial: input.serial ?? nextSerial(0, now), refresh: fields.refresh ?? SOA_DEFAULTS.refresh, retry: fields.retry ?? SOA_DEFAULTS.retry,
       expire: fields.expire ?? SOA_DEFAULTS.expire, minimum: fields.minimum ?? SOA_DEFAULTS.minimum, ttl: fields.ttl ?? SOA_DEFAULTS.ttl,
+      dnssec: input.dnssec ?? (await groupSignsNewZones(trx, groupId)),
     }, now).catch((err: unknown) => {
       throw isUniqueViolation(err) ? duplicateZone() : err;
     });

@@ -60,7 +60,7 @@ export async function preparePowerDns(dir: string): Promise<PowerDns> {
     execFile('sh', ['-c', `sqlite3 '${database}' < /usr/share/doc/pdns-backend-sqlite3/schema.sqlite3.sql`], (err) => (err ? reject(err) : resolve())));
   const apiKey = 'keyzone-test-key';
   writeFileSync(path.join(dir, 'pdns.conf'), [
-    'launch=gsqlite3', `gsqlite3-database=${database}`, 'local-address=127.0.0.1', `local-port=${dnsPort}`,
+    'launch=gsqlite3', `gsqlite3-database=${database}`, 'gsqlite3-dnssec=yes', 'local-address=127.0.0.1', `local-port=${dnsPort}`,
     'webserver=yes', 'webserver-address=127.0.0.1', `webserver-port=${apiPort}`, 'webserver-allow-from=127.0.0.0/8',
     'api=yes', `api-key=${apiKey}`, `socket-dir=${dir}`, 'guardian=no', 'daemon=no', 'disable-syslog=yes', 'loglevel=3',
     'zone-cache-refresh-interval=0', 'cache-ttl=0', 'negquery-cache-ttl=0', 'query-cache-ttl=0', '',

@@ -77,7 +77,7 @@ it('an admin of a top-level group creates a top-level group with its first admin
     admin: { username: 'tina', email: 'tina@tenant.example', password: 'Wh@tA-Decent#P6ssw0rd', first_name: 'Tina', last_name: 'Tenant' },
   };
   const res = expectStatus(await admin.post('/group', body), 201);
-  expect(res.body.group).toEqual({ id: expect.any(Number), name: 'tenant.example', parent_gid: 0, deleted: false });
+  expect(res.body.group).toEqual({ id: expect.any(Number), name: 'tenant.example', parent_gid: 0, dnssec_default: false, deleted: false });
   expect(res.body.admin).toMatchObject({ username: 'tina', is_admin: true });
   // The new admin manages it; its creator, above no part of it, does not.
   const tina = await t.login('tina@tenant.example', body.admin.password);
