@@ -23,7 +23,7 @@ function zoneJson(zone: Awaited<ReturnType<typeof tokenZone>>) {
   const id = zoneIdOf(zone.name);
   return {
     id, name: zone.name, type: 'Zone', url: `${ZONES}/${id}`, kind: 'Native', serial: zone.serial, notified_serial: zone.serial,
-    edited_serial: zone.serial, masters: [], dnssec: false, nsec3param: '', nsec3narrow: false, presigned: false, soa_edit: '',
+    edited_serial: zone.serial, masters: [], dnssec: zone.dnssec, nsec3param: '', nsec3narrow: false, presigned: false, soa_edit: '',
     soa_edit_api: '', api_rectify: false, account: '', last_check: 0,
   };
 }
