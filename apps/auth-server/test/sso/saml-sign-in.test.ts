@@ -299,6 +299,14 @@ describe('the assertion consumer refuses', () => {
     expect(messageOf(body)).toMatch(/comment/i);
   });
 
+  it('a response with a DTD (entity expansion)', async () => {
+    const form = await answer(employee());
+    const xml = Buffer.from(form.SAMLResponse, 'base64').toString('utf8');
+    const withDtd = `<!DOCTYPE r [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">]>${xml}`;
+    const body = await refused({ SAMLResponse: Buffer.from(withDtd).toString('base64'), RelayState: form.RelayState });
+    expect(messageOf(body)).toMatch(/DOCTYPE/);
+  });
+
   it('an expired assertion, and one not yet valid', async () => {
     const expired = await refused(await answer(employee(), { notOnOrAfter: -300, notBefore: -600 }));
     expect(messageOf(expired)).toMatch(/expired|NotOnOrAfter|subject confirmation/i);

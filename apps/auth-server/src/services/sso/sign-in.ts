@@ -157,6 +157,9 @@ async function validateResponse(deps: SsoDeps, provider: SsoProviderRow, samlRes
   const saml = deps.serviceProvider.samlFor(idp, {
     nameIdFormat: provider.name_id_format, requestIds, requestIdLifetimeMs: deps.config.saml.relayStateValiditySeconds * 1000,
   });
+  const rawXml = Buffer.from(samlResponse, 'base64').toString('utf8');
+  // Refused before any parser sees it: no DTD, so no entity of any kind is expanded.
+  if (/<!DOCTYPE|<!ENTITY/i.test(rawXml)) throw rejected('a DOCTYPE or entity declaration is not accepted');
   let profile: Profile | null;
   try {
     ({ profile } = await saml.validatePostResponseAsync({ SAMLResponse: samlResponse }));
@@ -164,7 +167,6 @@ async function validateResponse(deps: SsoDeps, provider: SsoProviderRow, samlRes
     throw rejected((err as Error).message);
   }
   if (!profile) throw rejected('the identity provider did not authenticate the user');
-  const rawXml = Buffer.from(samlResponse, 'base64').toString('utf8');
   return checkAssertion(deps, rawXml, profile, idp.entityId);
 }
 
