@@ -7,9 +7,8 @@ import { ApiError, ErrorCode } from '../errors';
 import { userOf } from '../http/auth';
 import { clientInfo } from '../http/client';
 import { validate } from '../http/validate';
-import {
-  challengeFactor, deleteFactorForAdmin, enrollFactor, listFactorsForAdmin, unenrollFactor, updateFactorForAdmin, verifyFactor, type Caller,
-} from '../services/mfa/factors';
+import { deleteFactorForAdmin, listFactorsForAdmin, updateFactorForAdmin } from '../services/mfa/admin-factors';
+import { challengeFactor, enrollFactor, unenrollFactor, verifyFactor, type Caller } from '../services/mfa/factors';
 import { optionalString } from './schemas';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -18,7 +18,7 @@ import {
 import { insertRefreshToken } from '../../queries/refresh-tokens';
 import { findAmrClaims, recordAmr } from '../../queries/sessions';
 import { findUserById } from '../../queries/users';
-import { serializeFactor, type FactorJson, type TokenResponseJson } from '../../serialize';
+import type { TokenResponseJson } from '../../serialize';
 import { tokenResponse } from '../sessions/access-token';
 import { audit, AuditAction } from '../platform/audit';
 import type { ClientInfo } from '../platform/context';
@@ -31,7 +31,7 @@ import { verifyWebauthnAnswer, webauthnChallenge, type RequestedRelyingParty, ty
 
 /** An enrollment that was never challenged is abandoned after this long. */
 const ABANDONED_AFTER_SECONDS = 300;
-const AMR_OF = { totp: 'totp', phone: 'mfa/phone', webauthn: 'mfa/webauthn' } as const;
+export const AMR_OF = { totp: 'totp', phone: 'mfa/phone', webauthn: 'mfa/webauthn' } as const;
 
 const WRONG_ANSWER = { totp: 'Invalid TOTP code entered', phone: 'Invalid MFA Phone code entered', webauthn: 'WebAuthn verification failed' } as const;
 
@@ -132,7 +132,7 @@ function verifyEnabled(deps: Pick<Deps, 'config'>, factor: FactorRow): void {
   }
 }
 
-const notFound = (id: string) => new ApiError(404, ErrorCode.mfa_factor_not_found, `Factor ${id} not found`);
+export const notFound = (id: string) => new ApiError(404, ErrorCode.mfa_factor_not_found, `Factor ${id} not found`);
 
 /** POST /factors/<id>/challenge: a challenge bound to the caller's IP; a phone factor gets its code by SMS. */
 export async function challengeFactor(
@@ -263,45 +263,3 @@ export async function unenrollFactor(deps: Deps, caller: Caller, factorId: strin
   if (removed.status === 'verified') await sendNotification(deps, 'mfaFactorUnenrolled', caller.user.email, { FactorType: removed.factor_type });
   return { id: removed.id };
 }
-
-// ---- admin ------------------------------------------------------------------------------------
-
-export async function listFactorsForAdmin(deps: Pick<Deps, 'db'>, userId: string): Promise<FactorJson[]> {
-  if (!(await findUserById(deps.db, userId))) throw new ApiError(404, ErrorCode.user_not_found, 'User not found');
-  return (await findFactorsByUserId(deps.db, userId)).map(serializeFactor);
-}
-
-export async function updateFactorForAdmin(
-  deps: Pick<Deps, 'db' | 'clock'>,
-  input: { userId: string; factorId: string; friendlyName?: string; phone?: string },
-): Promise<FactorJson> {
-  const now = deps.clock.now();
-  return deps.db.transaction().execute(async (tx) => {
-    const factor = await findFactorForUpdate(tx, input.userId, input.factorId);
-    if (!factor) throw notFound(input.factorId);
-    const changes: Parameters<typeof updateFactor>[2] = {};
-    if (input.friendlyName !== undefined) changes.friendly_name = input.friendlyName.trim() || null;
-    if (input.phone !== undefined) {
-      if (factor.factor_type !== 'phone') throw new ApiError(400, ErrorCode.validation_failed, 'phone can only be set on a phone factor');
-      changes.phone = normalizePhone(input.phone);
-    }
-    const updated = await updateFactor(tx, factor.id, changes, now).catch((err: unknown) => {
-      if (isUniqueViolation(err)) throw new ApiError(422, ErrorCode.mfa_factor_name_conflict, 'A factor with this friendly name or phone already exists');
-      throw err;
-    });
-    return serializeFactor(updated as FactorRow);
-  });
-}
-
-export async function deleteFactorForAdmin(deps: Pick<Deps, 'db' | 'clock'>, input: { userId: string; factorId: string }): Promise<FactorJson> {
-  const now = deps.clock.now();
-  return deps.db.transaction().execute(async (tx) => {
-    const factor = await findFactorForUpdate(tx, input.userId, input.factorId);
-    if (!factor) throw notFound(input.factorId);
-    // A lost or stolen authenticator removed by an admin must not keep sessions at AAL2.
-    await downgradeSessionsOfFactor(tx, factor.id, AMR_OF[factor.factor_type], now);
-    await deleteFactor(tx, factor.id);
-    return serializeFactor(factor);
-  });
-}
-
