@@ -12,6 +12,7 @@ import { findSessionById } from '../queries/sessions';
 import { findUserContext } from '../queries/user-context';
 import { isBanned } from '../services/sessions/accounts';
 import { verifyCached } from './verified-tokens';
+import { isUuid } from '../uuid';
 
 export interface Caller {
   claims: Record<string, unknown>;
@@ -36,7 +37,6 @@ declare global {
   }
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function bearerToken(req: Request): string | undefined {
   const match = /^bearer\s+(\S+)\s*$/i.exec(req.get('authorization') ?? '');
@@ -65,9 +65,9 @@ export async function authenticateUser(deps: Pick<Deps, 'jwt' | 'clock' | 'db'>,
   const { claims, token } = await verifiedClaims(deps, req);
   const sub = claims.sub;
   if (typeof sub !== 'string' || sub === '') throw new ApiError(403, ErrorCode.bad_jwt, 'invalid claim: missing sub claim');
-  if (!UUID.test(sub)) throw new ApiError(400, ErrorCode.bad_jwt, 'invalid claim: sub claim must be a UUID');
+  if (!isUuid(sub)) throw new ApiError(400, ErrorCode.bad_jwt, 'invalid claim: sub claim must be a UUID');
   const sessionId = typeof claims.session_id === 'string' && claims.session_id !== '' ? claims.session_id : undefined;
-  const context = await findUserContext(deps.db, sub, sessionId && UUID.test(sessionId) ? sessionId : undefined);
+  const context = await findUserContext(deps.db, sub, sessionId && isUuid(sessionId) ? sessionId : undefined);
   if (!context) throw new ApiError(403, ErrorCode.user_not_found, Messages.userFromSubNotFound);
   const { user, identities, session, factors } = context;
   if (sessionId && !session) throw new ApiError(403, ErrorCode.session_not_found, Messages.sessionNotFound);
@@ -92,7 +92,7 @@ export function requireAdmin(deps: Pick<Deps, 'jwt' | 'clock' | 'db' | 'config'>
     const { claims, token } = await verifiedClaims(deps, req, { requireExp: deps.config.jwt.requireExp });
     const role = typeof claims.role === 'string' ? claims.role : '';
     if (!deps.config.jwt.adminRoles.includes(role)) throw new ApiError(403, ErrorCode.not_admin, Messages.notAdmin);
-    const sessionId = typeof claims.session_id === 'string' && UUID.test(claims.session_id) ? claims.session_id : undefined;
+    const sessionId = typeof claims.session_id === 'string' && isUuid(claims.session_id) ? claims.session_id : undefined;
     let session: SessionRow | undefined;
     if (sessionId) {
       session = await findSessionById(deps.db, sessionId);

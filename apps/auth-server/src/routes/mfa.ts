@@ -10,8 +10,8 @@ import { validate } from '../http/validate';
 import { deleteFactorForAdmin, listFactorsForAdmin, updateFactorForAdmin } from '../services/mfa/admin-factors';
 import { challengeFactor, enrollFactor, unenrollFactor, verifyFactor, type Caller } from '../services/mfa/factors';
 import { optionalString } from './schemas';
+import { isUuid } from '../uuid';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function caller(deps: Deps, req: Request): Caller {
   const { user, session } = userOf(req);
@@ -21,7 +21,7 @@ function caller(deps: Deps, req: Request): Caller {
 /** A path id that is not a UUID names no factor (and must not reach a uuid column). */
 function idParam(req: Request, name: string): string {
   const id = String(req.params[name] ?? '');
-  if (!UUID.test(id)) throw new ApiError(404, ErrorCode.mfa_factor_not_found, `Factor ${id} not found`);
+  if (!isUuid(id)) throw new ApiError(404, ErrorCode.mfa_factor_not_found, `Factor ${id} not found`);
   return id;
 }
 
@@ -57,7 +57,7 @@ export function challenge(deps: Deps): RequestHandler {
 export function verify(deps: Deps): RequestHandler {
   return async (req, res) => {
     const body = validate(VerifyBody, req.body);
-    if (!body.challenge_id || !UUID.test(body.challenge_id)) throw new ApiError(400, ErrorCode.validation_failed, 'challenge_id must be a UUID');
+    if (!body.challenge_id || !isUuid(body.challenge_id)) throw new ApiError(400, ErrorCode.validation_failed, 'challenge_id must be a UUID');
     res.json(await verifyFactor(deps, caller(deps, req), {
       factorId: idParam(req, 'factor_id'), challengeId: body.challenge_id, code: body.code, webauthn: body.webauthn ?? undefined,
     }));
@@ -72,7 +72,7 @@ export function unenroll(deps: Deps): RequestHandler {
 
 function userIdParam(req: Request): string {
   const id = String(req.params.user_id ?? '');
-  if (!UUID.test(id)) throw new ApiError(404, ErrorCode.user_not_found, 'User not found');
+  if (!isUuid(id)) throw new ApiError(404, ErrorCode.user_not_found, 'User not found');
   return id;
 }
 

@@ -7,7 +7,7 @@ import type { UserListSort } from './users-list';
 import { findUserPageAfter, type KeysetPosition } from '../../queries/admin-users-keyset';
 import { findIdentitiesByUserIds } from '../../queries/admin-user-writes';
 import { serializeUser, type UserJson } from '../../serialize';
-import { isUuid } from './users';
+import { isUuid } from '../../uuid';
 
 export function encodeCursor(position: KeysetPosition): string {
   return Buffer.from(JSON.stringify({ created_at: position.createdAt, id: position.id })).toString('base64url');

@@ -28,6 +28,7 @@ import { bannedUntil, parseBanDuration } from './ban-duration';
 import type { ClientInfo } from '../platform/context';
 import { checkPasswordStrength, hashPassword } from '../sessions/passwords';
 import { normalizePhone } from '../sessions/sign-in';
+import { isUuid } from '../../uuid';
 
 /** Who is acting: the admin JWT's sub and a readable name for the audit log. */
 export interface AdminActor {
@@ -57,12 +58,8 @@ export const Msg = {
   noEmailOrPhone: 'Cannot create a user without either an email or phone',
 } as const;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const BCRYPT = /^\$2[abxy]\$\d{2}\$[./A-Za-z0-9]{53}$/;
 
-export function isUuid(value: string): boolean {
-  return UUID.test(value);
-}
 
 const userNotFound = () => new ApiError(404, ErrorCode.user_not_found, Msg.userNotFound);
 

@@ -19,6 +19,7 @@ import { FLOW_STATE_TTL_SECONDS, type PkceParams } from './pkce';
 import { redirectPolicyFor } from '../platform/redirects';
 import { errorLocation, errorParams, sessionParams, withFragment, withQuery } from '../platform/redirect-urls';
 import { AmrMethod, createSession } from '../sessions/sessions';
+import { isUuid } from '../../uuid';
 
 type FlowDeps = Pick<Deps, 'config' | 'clock' | 'db' | 'jwt' | 'mailer' | 'log'>;
 
@@ -28,7 +29,6 @@ const RESERVED = new Set([
   'code_challenge', 'code_challenge_method', 'code_verifier', 'skip_http_redirect', 'redirect_to',
 ]);
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** An enabled provider by its (case-insensitive) name, else 400 "Unsupported provider". */
 export function enabledProvider(deps: Pick<Deps, 'config'>, name: string): { def: ProviderDefinition; config: ProviderConfig } {
@@ -120,7 +120,7 @@ export async function completeAuthorization(
   try {
     const state = params.state ?? '';
     if (state === '') throw new ApiError(400, ErrorCode.bad_oauth_callback, 'OAuth state parameter missing');
-    if (!UUID.test(state)) throw new ApiError(400, ErrorCode.bad_oauth_state, 'OAuth callback with invalid state');
+    if (!isUuid(state)) throw new ApiError(400, ErrorCode.bad_oauth_state, 'OAuth callback with invalid state');
 
     const now = deps.clock.now();
     const { flow, authCode } = await deps.db.transaction().execute(async (tx) => {

@@ -11,6 +11,7 @@ import {
 import type { Executor } from '../../queries/users';
 import { fetchIdpMetadata, parseIdpMetadata } from './idp-metadata';
 import type { ServiceProvider } from './service-provider';
+import { isUuid } from '../../uuid';
 
 export type SsoDeps = Pick<Deps, 'db' | 'clock' | 'config' | 'log'> & { serviceProvider: ServiceProvider };
 
@@ -59,7 +60,6 @@ export interface ProviderInput {
   disabled?: boolean;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const notFound = () => new ApiError(404, ErrorCode.sso_provider_not_found, 'SSO Identity Provider not found');
 
 /** The metadata document: the XML given, or fetched from the URL. */
@@ -110,13 +110,13 @@ export async function listSsoProvidersJson(deps: Pick<Deps, 'db'>): Promise<SsoP
 }
 
 export async function getSsoProvider(deps: Pick<Deps, 'db'>, id: string): Promise<SsoProviderJson> {
-  const row = UUID.test(id) ? await findSsoProvider(deps.db, id) : undefined;
+  const row = isUuid(id) ? await findSsoProvider(deps.db, id) : undefined;
   if (!row) throw notFound();
   return ssoProviderJson(row);
 }
 
 export async function updateSsoProviderFrom(deps: SsoDeps, id: string, input: ProviderInput): Promise<SsoProviderJson> {
-  if (!UUID.test(id)) throw notFound();
+  if (!isUuid(id)) throw notFound();
   const metadata = await metadataOf(deps, input);
   const at = deps.clock.now();
   await deps.db.transaction().execute(async (tx) => {
@@ -142,7 +142,7 @@ export async function updateSsoProviderFrom(deps: SsoDeps, id: string, input: Pr
 
 /** Deletes the provider with its domains and pending sign-ins; its users stay, unable to sign in through it. */
 export async function deleteSsoProviderById(deps: Pick<Deps, 'db'>, id: string): Promise<SsoProviderJson> {
-  if (!UUID.test(id)) throw notFound();
+  if (!isUuid(id)) throw notFound();
   return deps.db.transaction().execute(async (tx) => {
     const row = await findSsoProvider(tx, id, { forUpdate: true });
     if (!row) throw notFound();

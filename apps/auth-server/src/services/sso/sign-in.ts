@@ -27,8 +27,8 @@ import { emailOf, mappedClaims, userIdOf, type AssertionAttributes } from './att
 import { parseIdpMetadata, parseXml } from './idp-metadata';
 import { refreshedMetadata, type SsoDeps } from './providers';
 import { CLOCK_SKEW_MS, OneRequestId } from './service-provider';
+import { isUuid } from '../../uuid';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const BEARER = 'urn:oasis:names:tc:SAML:2.0:cm:bearer';
 
 export function assertSamlEnabled(deps: Pick<SsoDeps, 'config'>): void {
@@ -49,7 +49,7 @@ async function providerFor(deps: SsoDeps, input: StartSsoInput): Promise<SsoProv
   if (hasId && hasDomain) throw new ApiError(400, ErrorCode.validation_failed, 'Only one of provider_id or domain supported');
   if (!hasId && !hasDomain) throw new ApiError(400, ErrorCode.validation_failed, 'A provider_id or domain needs to be provided');
   const id = hasId ? input.providerId! : await findSsoProviderIdByDomain(deps.db, input.domain!.trim());
-  const row = id && UUID.test(id) ? await findSsoProvider(deps.db, id) : undefined;
+  const row = id && isUuid(id) ? await findSsoProvider(deps.db, id) : undefined;
   if (!row) {
     throw new ApiError(404, ErrorCode.sso_provider_not_found, hasId ? 'No such SSO provider' : 'No SSO provider assigned for this domain');
   }
@@ -198,7 +198,7 @@ export interface AcsInput {
 export async function consumeAssertion(deps: SsoDeps & Pick<Deps, 'jwt'>, input: AcsInput): Promise<string> {
   assertSamlEnabled(deps);
   if (!input.samlResponse) throw new ApiError(400, ErrorCode.validation_failed, 'SAMLResponse is missing');
-  if (!UUID.test(input.relayState)) {
+  if (!isUuid(input.relayState)) {
     // GoTrue takes an unsolicited (IdP-initiated) Response; Keyzone needs the request it answers (see README).
     throw new ApiError(400, ErrorCode.validation_failed,
       'RelayState is missing or not one this server issued: sign-ins start at POST /sso (IdP-initiated sign-in is not accepted)');

@@ -17,6 +17,7 @@ import { findUserById, type Executor } from '../../queries/users';
 import { audit, AuditAction } from '../platform/audit';
 import type { ClientInfo } from '../platform/context';
 import { CEREMONY_TIMEOUT_SECONDS, CeremonyError, relyingPartyFor } from './relying-party';
+import { isUuid } from '../../uuid';
 
 export const PASSKEY_AMR = 'passkey';
 
@@ -46,7 +47,6 @@ export interface PasskeyCaller {
   client: ClientInfo;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const notFound = () => new ApiError(404, ErrorCode.webauthn_credential_not_found, 'Passkey not found');
 
 /** A user whose account already has a verified factor or a passkey changes its passkeys only from an AAL2 session. */
@@ -86,7 +86,7 @@ export async function takeChallenge(
   challengeId: string,
   kind: 'registration' | 'authentication',
 ): Promise<{ user_id: string | null; challenge: string }> {
-  const row = UUID.test(challengeId) ? await takeWebauthnChallenge(deps.db, challengeId, kind) : undefined;
+  const row = isUuid(challengeId) ? await takeWebauthnChallenge(deps.db, challengeId, kind) : undefined;
   if (!row) throw new ApiError(404, ErrorCode.webauthn_challenge_not_found, 'WebAuthn challenge not found; start again');
   if (new Date(row.expires_at).getTime() <= deps.clock.now().getTime()) {
     throw new ApiError(422, ErrorCode.webauthn_challenge_expired, 'WebAuthn challenge has expired; start again');
@@ -141,7 +141,7 @@ export async function renameOwnPasskey(
   input: { id: string; friendlyName: string | undefined },
 ): Promise<PasskeyJson> {
   assertPasskeysEnabled(deps);
-  if (!UUID.test(input.id)) throw notFound();
+  if (!isUuid(input.id)) throw notFound();
   return deps.db.transaction().execute(async (tx) => {
     const row = await findPasskeyForUpdate(tx, caller.user.id, input.id);
     if (!row) throw notFound();
@@ -155,7 +155,7 @@ async function removePasskey(
   id: string,
   onRemoved?: (tx: Executor, row: PasskeyRow) => Promise<void>,
 ): Promise<PasskeyJson> {
-  if (!UUID.test(id)) throw notFound();
+  if (!isUuid(id)) throw notFound();
   return deps.db.transaction().execute(async (tx) => {
     const row = await findPasskeyForUpdate(tx, userId, id);
     if (!row) throw notFound();
@@ -176,13 +176,13 @@ export async function deleteOwnPasskey(deps: Pick<Deps, 'db' | 'config' | 'clock
 
 export async function listPasskeysForAdmin(deps: Pick<Deps, 'db' | 'config'>, userId: string): Promise<PasskeyJson[]> {
   assertPasskeysEnabled(deps);
-  if (!UUID.test(userId) || !(await findUserById(deps.db, userId))) throw new ApiError(404, ErrorCode.user_not_found, 'User not found');
+  if (!isUuid(userId) || !(await findUserById(deps.db, userId))) throw new ApiError(404, ErrorCode.user_not_found, 'User not found');
   return (await listPasskeys(deps.db, userId)).map(passkeyJson);
 }
 
 /** DELETE /admin/users/<id>/passkeys/<passkey_id>: a lost or stolen device, removed by an admin. */
 export async function deletePasskeyForAdmin(deps: Pick<Deps, 'db' | 'config' | 'clock'>, userId: string, id: string): Promise<void> {
   assertPasskeysEnabled(deps);
-  if (!UUID.test(userId)) throw new ApiError(404, ErrorCode.user_not_found, 'User not found');
+  if (!isUuid(userId)) throw new ApiError(404, ErrorCode.user_not_found, 'User not found');
   await removePasskey(deps, userId, id);
 }
