@@ -43,6 +43,7 @@ export const zoneSchema = z.object({
   ttl: z.number().int(),
   nameservers: z.array(z.number().int()).meta({ description: 'ids of the assigned nameservers; the NS records derive from them' }),
   dnssec: z.boolean().meta({ description: 'Signed by its nameservers (GET /zone/<id>/dnssec: the DS records for the registrar)' }),
+  nsec3: z.boolean().meta({ description: 'When signed: NSEC3 (RFC 5155, no salt, no extra iterations) rather than NSEC' }),
   last_modified: z.string(),
   deleted: z.boolean(),
 });
@@ -52,7 +53,7 @@ export function serializeZone(row: ZoneRow, nameservers: readonly { id: number }
   return {
     id: row.id, gid: row.group_id, zone: row.name, description: row.description, mailaddr: row.mailaddr,
     serial: row.serial, refresh: row.refresh, retry: row.retry, expire: row.expire, minimum: row.minimum, ttl: row.ttl,
-    nameservers: nameservers.map((n) => n.id), dnssec: row.dnssec, last_modified: row.updated_at.toISOString(), deleted: row.deleted_at !== null,
+    nameservers: nameservers.map((n) => n.id), dnssec: row.dnssec, nsec3: row.nsec3, last_modified: row.updated_at.toISOString(), deleted: row.deleted_at !== null,
   };
 }
 

@@ -47,6 +47,7 @@ it('renames duplicate group names and converts TXT data, keeping what export wro
     '202611260200_rate_limit_buckets',
     '202611270100_api_tokens',
     '202611270200_dnssec',
+    '202611270300_nsec3',
   ]);
 
   const names = await sql<{ name: string }>`select name from dns.groups order by id`.execute(db);

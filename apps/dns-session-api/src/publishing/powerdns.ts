@@ -41,7 +41,12 @@ async function api(target: PowerDnsTarget, method: string, path: string, body?: 
 const failure = (what: string, answer: { status: number; json: unknown }) =>
   new Error(`PowerDNS ${what}: ${answer.status} ${typeof answer.json === 'object' && answer.json && 'error' in answer.json ? String((answer.json as { error: unknown }).error) : JSON.stringify(answer.json)}`);
 
-export async function publishToPowerDns(target: PowerDnsTarget, zone: ExportZone, options: { dnssec: boolean } = { dnssec: false }): Promise<void> {
+export interface Signing {
+  dnssec: boolean;
+  nsec3: boolean;
+}
+
+export async function publishToPowerDns(target: PowerDnsTarget, zone: ExportZone, options: Signing = { dnssec: false, nsec3: false }): Promise<void> {
   const name = normalizeName(zone.name);
   const wanted = await rrsetsOf(zone);
   const current = await api(target, 'GET', `/zones/${encodeURIComponent(name)}?rrsets=true`);
@@ -68,7 +73,7 @@ export async function publishToPowerDns(target: PowerDnsTarget, zone: ExportZone
     const patched = await api(target, 'PATCH', `/zones/${encodeURIComponent(name)}`, { rrsets: changes.slice(i, i + RRSETS_PER_REQUEST) });
     if (patched.status !== 204) throw failure(`refused the changes to ${name}`, patched);
   }
-  await applySigning(target, name, options.dnssec);
+  await applySigning(target, name, options);
 }
 
 export interface PowerDnsCryptokey {
@@ -90,11 +95,15 @@ export async function powerDnsCryptokeys(target: PowerDnsTarget, zoneName: strin
   return answer.json as PowerDnsCryptokey[];
 }
 
+/** NSEC3 as RFC 9276 advises: SHA-1, no opt-out, no extra iterations, no salt. */
+const NSEC3PARAM = '1 0 0 -';
+
 /**
- * Signing on: one active CSK (ECDSA P-256 SHA-256, algorithm 13) unless the zone has an active key, and a rectify.
- * Off: the keys are deleted, so the zone is served unsigned at once (the README says what to do at the registrar first).
+ * Signing on: one active CSK (ECDSA P-256 SHA-256, algorithm 13) unless the zone has an active key, NSEC3 or NSEC,
+ * and a rectify. Off: the keys are deleted, so the zone is served unsigned at once (the README says what to do at
+ * the registrar first).
  */
-async function applySigning(target: PowerDnsTarget, name: string, dnssec: boolean): Promise<void> {
+async function applySigning(target: PowerDnsTarget, name: string, { dnssec, nsec3 }: Signing): Promise<void> {
   const path = `/zones/${encodeURIComponent(name)}`;
   // A PowerDNS without a DNSSEC-capable backend answers the keys route with an error: with nothing to sign or
   // unsign, that is no reason to fail an unsigned zone's publishing.
@@ -104,7 +113,7 @@ async function applySigning(target: PowerDnsTarget, name: string, dnssec: boolea
       const made = await api(target, 'POST', `${path}/cryptokeys`, { keytype: 'csk', active: true, published: true, algorithm: 'ECDSAP256SHA256' });
       if (made.status !== 201) throw failure(`refused to make a signing key for ${name}`, made);
     }
-    const settings = await api(target, 'PUT', path, { api_rectify: true });
+    const settings = await api(target, 'PUT', path, { api_rectify: true, nsec3param: nsec3 ? NSEC3PARAM : '', nsec3narrow: false });
     if (settings.status !== 204) throw failure(`refused api_rectify for ${name}`, settings);
     const rectified = await api(target, 'PUT', `${path}/rectify`);
     if (rectified.status !== 200) throw failure(`could not rectify ${name}`, rectified);

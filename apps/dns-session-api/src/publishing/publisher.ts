@@ -118,13 +118,13 @@ export class Publisher {
       const settings = publish.powerdns[nameserver.name];
       if (!settings) throw new Error(`publish.yml has no powerdns settings for ${nameserver.name}`);
       const target = { ...settings, timeoutMs };
-      if (snapshot.zone) await publishToPowerDns(target, snapshot.zone, { dnssec: snapshot.dnssec });
+      if (snapshot.zone) await publishToPowerDns(target, snapshot.zone, { dnssec: snapshot.dnssec, nsec3: snapshot.nsec3 });
       else await removeFromPowerDns(target, snapshot.name);
       return;
     }
     if (!publish.zoneFiles) throw new Error('publish.yml has no zone_files settings');
     const target = { ...publish.zoneFiles, timeoutMs };
-    if (snapshot.zone) await publishZoneFile(target, snapshot.zone, { dnssec: snapshot.dnssec });
+    if (snapshot.zone) await publishZoneFile(target, snapshot.zone, { dnssec: snapshot.dnssec, nsec3: snapshot.nsec3 });
     else await removeZoneFile(target, snapshot.name);
   }
 

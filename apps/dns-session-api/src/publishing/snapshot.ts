@@ -10,19 +10,21 @@ export interface ZoneSnapshot {
   name: string;
   /** undefined: the nameserver must not serve the zone (deleted, or unassigned). */
   zone: ExportZone | undefined;
-  /** The zone is to be signed (DNSSEC). */
+  /** The zone is to be signed (DNSSEC), with NSEC3 or NSEC. */
   dnssec: boolean;
+  nsec3: boolean;
 }
 
 export async function zoneSnapshot(db: Db, zoneId: number, nameserverId: number): Promise<ZoneSnapshot | undefined> {
   const row = await findZoneById(db, zoneId);
   if (!row) return undefined;
   const nameservers = (await findZoneNameservers(db, [zoneId])).get(zoneId) ?? [];
-  if (row.deleted_at || !nameservers.some((ns) => ns.id === nameserverId)) return { name: row.name, zone: undefined, dnssec: false };
+  if (row.deleted_at || !nameservers.some((ns) => ns.id === nameserverId)) return { name: row.name, zone: undefined, dnssec: false, nsec3: false };
   const records = (await findLiveZoneRecords(db, zoneId)).map(toZoneRecord);
   return {
     name: row.name,
     dnssec: row.dnssec,
+    nsec3: row.nsec3,
     zone: {
       name: row.name,
       ttl: row.ttl,

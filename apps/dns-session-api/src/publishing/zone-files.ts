@@ -5,6 +5,7 @@ import { execFile } from 'node:child_process';
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { exportZoneInSlices, normalizeName, type ExportZone } from '../dns';
+import type { Signing } from './powerdns';
 
 export interface ZoneFileTarget {
   directory: string;
@@ -22,6 +23,7 @@ const SUFFIX = '.zone';
  * DS is gone from the parent and the TTLs have passed), and BIND cannot drop inline signing on a reload anyway.
  */
 const SIGNED_MARK = '.dnssec';
+const NSEC3_POLICY = 'keyzone-nsec3';
 
 /**
  * The zone's file name: the name without its final dot, every character but [a-z0-9_-] and inner dots written as
@@ -68,8 +70,8 @@ async function rewriteInclude(target: ZoneFileTarget): Promise<void> {
   const files = await readdir(target.directory);
   const policies = new Map<string, string>();
   for (const mark of files.filter((f) => f.endsWith(`${SUFFIX}${SIGNED_MARK}`))) {
-    const policy = (await readFile(path.join(target.directory, mark), 'utf8')).trim() === 'insecure' ? 'insecure' : 'default';
-    policies.set(mark.slice(0, -SIGNED_MARK.length), policy);
+    const written = (await readFile(path.join(target.directory, mark), 'utf8')).trim();
+    policies.set(mark.slice(0, -SIGNED_MARK.length), written === 'insecure' || written === NSEC3_POLICY ? written : 'default');
   }
   const zones = files.filter((f) => f.endsWith(SUFFIX)).sort()
     .map((f) => ({ name: quoted(zoneNameOfFile(f)), file: quoted(path.join(target.directory, f)), policy: policies.get(f) }));
@@ -77,9 +79,13 @@ async function rewriteInclude(target: ZoneFileTarget): Promise<void> {
   const names = includeFiles(target);
   // A signed zone: BIND's default policy (one CSK, ECDSA P-256, algorithm 13), signed inline from the file Keyzone writes.
   const signing = (policy: string | undefined) =>
-    policy && target.keyDirectory ? ` dnssec-policy ${policy}; inline-signing yes; key-directory ${quoted(target.keyDirectory)};` : '';
+    policy && target.keyDirectory ? ` dnssec-policy ${quoted(policy)}; inline-signing yes; key-directory ${quoted(target.keyDirectory)};` : '';
+  // The NSEC3 policy is BIND's default with NSEC3 (a top-level statement: written only when a zone uses it).
+  const nsec3Policy = zones.some((z) => z.policy === NSEC3_POLICY)
+    ? `dnssec-policy ${quoted(NSEC3_POLICY)} { keys { csk lifetime unlimited algorithm 13; }; nsec3param iterations 0 optout no salt-length 0; };\n`
+    : '';
   await writeAtomically(path.join(target.directory, names.bind),
-    header + zones.map((z) => `zone ${z.name} { type primary; file ${z.file};${signing(z.policy)} };\n`).join(''));
+    header + nsec3Policy + zones.map((z) => `zone ${z.name} { type primary; file ${z.file};${signing(z.policy)} };\n`).join(''));
   await writeAtomically(path.join(target.directory, names.nsd),
     header + zones.map((z) => `zone:\n  name: ${z.name}\n  zonefile: ${z.file}\n`).join(''));
   await writeAtomically(path.join(target.directory, names.knot),
@@ -100,7 +106,7 @@ function reload(target: ZoneFileTarget, zoneName: string): Promise<void> {
   });
 }
 
-export async function publishZoneFile(target: ZoneFileTarget, zone: ExportZone, options: { dnssec: boolean } = { dnssec: false }): Promise<void> {
+export async function publishZoneFile(target: ZoneFileTarget, zone: ExportZone, options: Signing = { dnssec: false, nsec3: false }): Promise<void> {
   if (options.dnssec && !target.keyDirectory) {
     throw new Error(`${zone.name} is to be signed: publish.yml zone_files needs a key_directory where BIND keeps its keys`);
   }
@@ -108,7 +114,7 @@ export async function publishZoneFile(target: ZoneFileTarget, zone: ExportZone, 
   const file = fileOf(target, zone.name);
   await writeAtomically(file, await exportZoneInSlices({ ...zone, comment: `zone ${zone.name} published by Keyzone` }));
   const mark = `${file}${SIGNED_MARK}`;
-  if (options.dnssec) await writeFile(mark, 'default');
+  if (options.dnssec) await writeFile(mark, options.nsec3 ? NSEC3_POLICY : 'default');
   else if (await readFile(mark, 'utf8').then(() => true, () => false)) await writeFile(mark, 'insecure');
   await rewriteInclude(target);
   await reload(target, zone.name);

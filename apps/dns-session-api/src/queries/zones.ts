@@ -17,17 +17,20 @@ export interface ZoneValues {
   ttl: number;
   /** Signed by its nameservers (DNSSEC); false when not given. */
   dnssec?: boolean;
+  /** Signed with NSEC3 (no salt, no extra iterations) rather than NSEC. */
+  nsec3?: boolean;
 }
 
 export interface ZoneRow extends ZoneValues {
   dnssec: boolean;
+  nsec3: boolean;
   id: number;
   updated_at: Date;
   deleted_at: Date | null;
 }
 
 const columns = [
-  'id', 'group_id', 'name', 'description', 'mailaddr', 'serial', 'refresh', 'retry', 'expire', 'minimum', 'ttl', 'dnssec',
+  'id', 'group_id', 'name', 'description', 'mailaddr', 'serial', 'refresh', 'retry', 'expire', 'minimum', 'ttl', 'dnssec', 'nsec3',
   'updated_at', 'deleted_at',
 ] as const;
 

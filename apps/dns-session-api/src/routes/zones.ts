@@ -28,6 +28,7 @@ const soaFields = {
   }),
   nameservers: z.array(idNumber).max(32).optional().meta({ description: 'ids of the nameservers serving the zone, in order; NS records derive from them' }),
   dnssec: z.boolean().optional().meta({ description: 'Signed by its nameservers (default: the group\'s dnssec_default). Read GET /zone/<id>/dnssec before turning it off' }),
+  nsec3: z.boolean().optional().meta({ description: 'When signed, deny existence with NSEC3 (no salt, no extra iterations) rather than NSEC (default false)' }),
 };
 
 const createBody = z
@@ -40,7 +41,7 @@ const updateBody = z
 
 const zoneExample = {
   id: 12, gid: 4096, zone: 'example.com.', description: '', mailaddr: 'hostmaster.example.com.', serial: 2026112300,
-  refresh: 86400, retry: 7200, expire: 1209600, minimum: 3600, ttl: 3600, nameservers: [7], dnssec: false, last_modified: '2026-11-23T10:00:00.000Z', deleted: false,
+  refresh: 86400, retry: 7200, expire: 1209600, minimum: 3600, ttl: 3600, nameservers: [7], dnssec: false, nsec3: false, last_modified: '2026-11-23T10:00:00.000Z', deleted: false,
 };
 const reply = (msg: string) => ({ zone: zoneExample, meta: { api: { version: '0.1.0' }, msg } });
 const pagination = { total: 1, filtered: 1, limit: 100, offset: 0 };
@@ -50,13 +51,14 @@ const common = { 401: errorExamples.missingAuthentication, 403: errorExamples.fo
 const dnssecSchema = z.object({
   zone: z.string(),
   enabled: z.boolean(),
+  nsec3: z.boolean(),
   state: z.enum(['signed', 'pending', 'unsigned', 'unsigning', 'inconsistent']),
   ds: z.array(z.object({ key_tag: z.number().int(), algorithm: z.number().int(), digest_type: z.number().int(), digest: z.string(), record: z.string() })),
   dnskeys: z.array(z.object({ key_tag: z.number().int(), flags: z.number().int(), algorithm: z.number().int(), dnskey: z.string() })),
   nameservers: z.array(z.object({ id: z.number().int(), name: z.string(), type: z.string(), key_tags: z.array(z.number().int()), error: z.string().nullable() })),
 });
 const dnssecExample = {
-  zone: 'example.com.', enabled: true, state: 'signed',
+  zone: 'example.com.', enabled: true, nsec3: false, state: 'signed',
   ds: [{ key_tag: 2371, algorithm: 13, digest_type: 2, digest: '1F987CC6583E92DF0890718C42…', record: 'example.com. IN DS 2371 13 2 1F987CC6583E92DF0890718C42…' }],
   dnskeys: [{ key_tag: 2371, flags: 257, algorithm: 13, dnskey: '257 3 13 mdsswUyr3DPW132mOi8V9xESWE8jTo0d…' }],
   nameservers: [{ id: 7, name: 'ns1.example.net.', type: 'powerdns', key_tags: [2371], error: null }],

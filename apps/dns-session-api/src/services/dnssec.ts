@@ -30,6 +30,8 @@ export interface DsWire {
 export interface ZoneDnssecWire {
   zone: string;
   enabled: boolean;
+  /** Denial of existence by NSEC3 rather than NSEC. */
+  nsec3: boolean;
   /** signed: every nameserver signs with the same keys; pending: not all of them sign yet; unsigned; inconsistent: different keys. */
   state: 'signed' | 'pending' | 'unsigned' | 'unsigning' | 'inconsistent';
   ds: DsWire[];
@@ -93,6 +95,7 @@ export async function zoneDnssec(deps: Deps, caller: Caller, zoneId: number): Pr
   return {
     zone: zone.name,
     enabled: zone.dnssec,
+    nsec3: zone.nsec3,
     state,
     ds: signing.flatMap((k) => dsRecords(zone.name, k)).map((ds) => ({
       key_tag: ds.keyTag, algorithm: ds.algorithm, digest_type: ds.digestType, digest: ds.digest,

@@ -32,6 +32,7 @@ export interface ZoneInput {
   nameservers?: number[];
   deleted?: boolean;
   dnssec?: boolean;
+  nsec3?: boolean;
 }
 
 /** What GET /zone can sort by (sort_by). */
@@ -70,6 +71,7 @@ export function checkZoneFields(input: ZoneInput): Partial<ZoneValues> {
   }
   if (input.description !== undefined) out.description = input.description;
   if (input.dnssec !== undefined) out.dnssec = input.dnssec;
+  if (input.nsec3 !== undefined) out.nsec3 = input.nsec3;
   if (errors.length) throw invalidInput('zone', errors);
   return out;
 }
@@ -136,7 +138,7 @@ export async function createZone(deps: Deps, caller: Caller, input: ZoneInput & 
       group_id: groupId, name, description: fields.description ?? '', mailaddr: fields.mailaddr ?? `hostmaster.${name}`,
       serial: input.serial ?? nextSerial(0, now), refresh: fields.refresh ?? SOA_DEFAULTS.refresh, retry: fields.retry ?? SOA_DEFAULTS.retry,
       expire: fields.expire ?? SOA_DEFAULTS.expire, minimum: fields.minimum ?? SOA_DEFAULTS.minimum, ttl: fields.ttl ?? SOA_DEFAULTS.ttl,
-      dnssec: input.dnssec ?? (await groupSignsNewZones(trx, groupId)),
+      dnssec: input.dnssec ?? (await groupSignsNewZones(trx, groupId)), nsec3: input.nsec3 ?? false,
     }, now).catch((err: unknown) => {
       throw isUniqueViolation(err) ? duplicateZone() : err;
     });

@@ -17,6 +17,8 @@ let bind: Bind;
 let server: TestServer;
 let alice: CookieClient;
 let keyDirectory: string;
+let onPowerDns: Json;
+let onBind: Json;
 
 beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'kz-dnssec-'));
@@ -37,6 +39,8 @@ beforeAll(async () => {
   alice = await server.login('alice@Signers');
   // New zones of the group are signed unless they say otherwise.
   expect(expectStatus(await alice.put(`/group/${groupId}`, { dnssec_default: true }), 200).body.group.dnssec_default).toBe(true);
+  onPowerDns = expectStatus(await alice.post('/nameserver', { name: 'ns1.signed.test.', address: '192.0.2.53', export: { type: 'powerdns' } }), 201).body.nameserver;
+  onBind = expectStatus(await alice.post('/nameserver', { name: 'ns2.signed.test.', address: '192.0.2.54', export: { type: 'bind' } }), 201).body.nameserver;
 }, 120_000);
 
 afterAll(async () => {
@@ -89,8 +93,7 @@ async function resigned(zone: Json, ds: Json, port: number): Promise<void> {
 }
 
 it('PowerDNS signs a zone (one CSK, algorithm 13); the DS Keyzone gives validates its answers, before and after a change', async () => {
-  const ns = expectStatus(await alice.post('/nameserver', { name: 'ns1.signed.test.', address: '192.0.2.53', export: { type: 'powerdns' } }), 201).body.nameserver;
-  const { zone, ds } = await signedZone(ns, 'pdns', pdns.dnsPort);
+  const { zone, ds } = await signedZone(onPowerDns, 'pdns', pdns.dnsPort);
   // The DS Keyzone computes is the one PowerDNS gives for its key.
   const keys = await (await fetch(`${pdns.apiUrl}/api/v1/servers/localhost/zones/${zone.zone as string}/cryptokeys`, { headers: { 'x-api-key': pdns.apiKey } })).json() as Json[];
   expect(keys[0]!.ds).toContain(`${ds.key_tag as number} 13 2 ${(ds.digest as string).toLowerCase()}`);
@@ -105,15 +108,14 @@ it('PowerDNS signs a zone (one CSK, algorithm 13); the DS Keyzone gives validate
 }, 180_000);
 
 it('BIND signs a zone with dnssec-policy (inline signing, keys in key_directory), the same way', async () => {
-  const ns = expectStatus(await alice.post('/nameserver', { name: 'ns2.signed.test.', address: '192.0.2.54', export: { type: 'bind' } }), 201).body.nameserver;
-  const { zone, ds } = await signedZone(ns, 'bind', bind.dnsPort);
+  const { zone, ds } = await signedZone(onBind, 'bind', bind.dnsPort);
   await resigned(zone, ds, bind.dnsPort);
   // Off: BIND's insecure policy withdraws DNSSEC in its safe order; BIND was never told a DS went to the parent
   // (no parental-agents here), so it unsigns without waiting for one to go.
   expectStatus(await alice.put(`/zone/${zone.id}`, { dnssec: false }), 200);
   await eventually('the insecure policy in the include', async () =>
     readFileSync(path.join(bind.zonesDir, bind.includeFile), 'utf8').includes(`zone "${(zone.zone as string).replace(/\.$/, '')}" {`) &&
-    readFileSync(path.join(bind.zonesDir, bind.includeFile), 'utf8').includes('dnssec-policy insecure;'));
+    readFileSync(path.join(bind.zonesDir, bind.includeFile), 'utf8').includes('dnssec-policy "insecure";'));
   await eventually(`${zone.zone as string} unsigned`, async () => {
     const out = await digDnssec(bind.dnsPort, `www.${zone.zone as string}`, 'A');
     return out.includes('192.0.2.11') && !/RRSIG/.test(out);
@@ -121,9 +123,30 @@ it('BIND signs a zone with dnssec-policy (inline signing, keys in key_directory)
   expect((await alice.get(`/zone/${zone.id}/dnssec`)).body.dnssec).toMatchObject({ enabled: false });
 }, 180_000);
 
+it('NSEC3 on request, on PowerDNS and on BIND: a name that does not exist is denied with NSEC3, validated', async () => {
+  for (const { ns, port } of [{ ns: onPowerDns, port: pdns.dnsPort }, { ns: onBind, port: bind.dnsPort }]) {
+    const name = `nsec3-${ns.export.type as string}-${Date.now().toString(36)}.example.`;
+    const zone = expectStatus(await alice.post('/zone', { zone: name, mailaddr: `hostmaster@${name}`, nameservers: [ns.id], nsec3: true }), 201).body.zone as Json;
+    expect(zone).toMatchObject({ dnssec: true, nsec3: true });
+    await eventually(`${name} denies with NSEC3`, async () => /\sNSEC3\s/.test(await digDnssec(port, `nothing-here.${name}`, 'A')), 60_000);
+    expect(await digDnssec(port, `nothing-here.${name}`, 'A')).not.toMatch(/\sNSEC\s/);
+    let ds: Json = {};
+    await eventually(`${name} DNSSEC state signed`, async () => {
+      const state = expectStatus(await alice.get(`/zone/${zone.id}/dnssec`), 200).body.dnssec;
+      ds = state.ds[0];
+      return state.state === 'signed' && state.nsec3 === true;
+    }, 60_000);
+    await eventually(`the denial of nothing-here.${name} validates`, async () => {
+      const anchors = path.join(dir, `anchors-nsec3-${ds.key_tag as number}.conf`);
+      writeFileSync(anchors, `trust-anchors { "${name}" static-ds ${ds.key_tag as number} ${ds.algorithm as number} ${ds.digest_type as number} "${ds.digest as string}"; };\n`);
+      const out = await tool('delv', ['@127.0.0.1', '-p', String(port), '-a', anchors, `+root=${name}`, `nothing-here.${name}`, 'A']);
+      return /negative response, fully validated/.test(out);
+    }, 60_000);
+  }
+}, 180_000);
+
 it('a zone can opt out of its group\'s default, and only sees what it may', async () => {
-  const ns = expectStatus(await alice.post('/nameserver', { name: 'ns3.signed.test.', address: '192.0.2.55', export: { type: 'powerdns' } }), 201).body.nameserver;
-  const zone = expectStatus(await alice.post('/zone', { zone: `plain-${Date.now().toString(36)}.example.`, nameservers: [ns.id], dnssec: false }), 201).body.zone;
+  const zone = expectStatus(await alice.post('/zone', { zone: `plain-${Date.now().toString(36)}.example.`, nameservers: [onPowerDns.id], dnssec: false }), 201).body.zone;
   expect(zone.dnssec).toBe(false);
   expect((await alice.get(`/zone/${zone.id}/dnssec`)).body.dnssec).toMatchObject({ enabled: false, state: 'unsigned' });
   await server.seedUser({ group: 'Outsiders', username: 'eve' });

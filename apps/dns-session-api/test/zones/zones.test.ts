@@ -27,7 +27,7 @@ describe('zones', () => {
     expect(res.body).toEqual({
       zone: {
         id: expect.any(Number), gid: groupId, zone: name, description: '', mailaddr: `hostmaster.${name}`, serial: todaySerial(),
-        refresh: 86400, retry: 7200, expire: 1209600, minimum: 3600, ttl: 3600, nameservers: [ns.id], dnssec: false,
+        refresh: 86400, retry: 7200, expire: 1209600, minimum: 3600, ttl: 3600, nameservers: [ns.id], dnssec: false, nsec3: false,
         last_modified: expect.any(String), deleted: false,
       },
       meta: { api: { version: expect.any(String) }, msg: 'the zone was created' },

@@ -85,6 +85,7 @@ export interface DnsZonesTable {
   minimum: number;
   ttl: number;
   dnssec: Generated<boolean>;                // signed by its nameservers (migration 202611270200)
+  nsec3: Generated<boolean>;                 // signed with NSEC3 rather than NSEC (migration 202611270300)
   deleted_at: Date | null;
   created_at: Generated<Date>;
   updated_at: Generated<Date>;
