@@ -85,6 +85,10 @@ export function connect<DB>(url: string, options: ConnectOptions = {}): Kysely<D
     if (options.maxPoolSize !== undefined && options.maxPoolSize > 0) config.max = options.maxPoolSize;
     const pool = new Pool(config);
     pool.on('error', (err) => options.onIdleConnectionError?.(err));
+    // A connection that fails while checked out (a database restart in the middle of a query): the query already
+    // fails with the error, and node-postgres also emits it on the client, where pg-pool keeps no listener while
+    // the client is out: without this one, that second report would crash the process.
+    pool.on('connect', (client) => client.on('error', () => undefined));
     // Remembered for executeNamed (prepared-statements.ts): hot reads run as named statements on this pool.
     const db = withAuthNamespace(new Kysely<DB>({ dialect: new PostgresDialect({ pool }), log: queryLog(options.onQuery) }), options.authNamespace);
     const named = (options.preparedStatements ?? true) && !hint.behindPooler;

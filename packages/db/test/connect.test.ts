@@ -70,6 +70,33 @@ test('createTestDatabase throws a clear error when PostgreSQL is unreachable (ne
   }
 });
 
+test('a connection killed in the middle of a query fails that query, not the process', async () => {
+  const testDb = await createTestDatabase({ kind: 'postgres', migrate: 'none' });
+  const db = connect<unknown>(testDb.url, { maxPoolSize: 1 });
+  try {
+    const marker = `keyzone_sleep_${process.pid}_${Date.now()}`;
+    const sleeping = sql.raw(`select pg_sleep(60) as ${marker}`).execute(db).then(() => undefined, (e: unknown) => e as Error);
+    let pid: number | undefined;
+    for (let i = 0; i < 300 && pid === undefined; i++) {
+      const { rows } = await sql<{ pid: number }>`select pid from pg_stat_activity where query like ${`%${marker}%`} and pid <> pg_backend_pid()`.execute(testDb.db);
+      pid = rows[0]?.pid;
+      if (pid === undefined) await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(pid).toBeDefined();
+    await sql`select pg_terminate_backend(${pid})`.execute(testDb.db);
+    expect((await sleeping)?.message).toMatch(/terminat/);
+    // The dead connection may answer one more query with its end before the pool drops it; then it is replaced.
+    let after: unknown;
+    for (let i = 0; i < 3 && after === undefined; i++) {
+      after = await sql<{ one: number }>`select 1 as one`.execute(db).then((r) => r.rows, () => undefined);
+    }
+    expect(after).toEqual([{ one: 1 }]);
+  } finally {
+    await db.destroy();
+    await testDb.destroy();
+  }
+});
+
 test('a pooled connection killed while idle is reported, not a process crash', async () => {
   const testDb = await createTestDatabase({ kind: 'postgres', migrate: 'none' });
   let reported!: (err: Error) => void;
