@@ -2,7 +2,7 @@
 // renamed, so a server never reads half a file), an include file listing them in BIND syntax, and the
 // configured reload command (an argv list, no shell; {zone} is the zone's name), with a timeout.
 import { execFile } from 'node:child_process';
-import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { exportZoneInSlices, normalizeName, type ExportZone } from '../dns';
 import type { Signing } from './powerdns';
@@ -18,12 +18,21 @@ export interface ZoneFileTarget {
 
 const SUFFIX = '.zone';
 /**
- * Beside a signed zone's file, the dnssec-policy the include gives it: `default` (BIND signs it inline) while DNSSEC
+ * Beside a signed zone's file, an empty `<file>.dnssec-<policy>` naming the dnssec-policy the include gives it (so
+ * rewriting the include reads no file): `default` or `keyzone-nsec3` (BIND signs it inline) while DNSSEC
  * is on, `insecure` once it is turned off: BIND then withdraws the signatures in the safe order (keys stay until the
  * DS is gone from the parent and the TTLs have passed), and BIND cannot drop inline signing on a reload anyway.
  */
-const SIGNED_MARK = '.dnssec';
+const SIGNED_MARK = '.dnssec-';
 const NSEC3_POLICY = 'keyzone-nsec3';
+const POLICIES = ['default', NSEC3_POLICY, 'insecure'] as const;
+type Policy = (typeof POLICIES)[number];
+
+/** The policy a zone file's mark names (`<file>.dnssec-<policy>`: a directory listing says it, no file is read). */
+async function markPolicy(file: string, policy: Policy | undefined): Promise<void> {
+  for (const other of POLICIES) if (other !== policy) await rm(`${file}${SIGNED_MARK}${other}`, { force: true });
+  if (policy) await writeFile(`${file}${SIGNED_MARK}${policy}`, '');
+}
 
 /**
  * The zone's file name: the name without its final dot, every character but [a-z0-9_-] and inner dots written as
@@ -69,9 +78,10 @@ export function includeFiles(target: Pick<ZoneFileTarget, 'includeFile'>): { bin
 async function rewriteInclude(target: ZoneFileTarget): Promise<void> {
   const files = await readdir(target.directory);
   const policies = new Map<string, string>();
-  for (const mark of files.filter((f) => f.endsWith(`${SUFFIX}${SIGNED_MARK}`))) {
-    const written = (await readFile(path.join(target.directory, mark), 'utf8')).trim();
-    policies.set(mark.slice(0, -SIGNED_MARK.length), written === 'insecure' || written === NSEC3_POLICY ? written : 'default');
+  for (const file of files) {
+    const at = file.lastIndexOf(`${SUFFIX}${SIGNED_MARK}`);
+    const policy = at > 0 ? file.slice(at + SUFFIX.length + SIGNED_MARK.length) : undefined;
+    if (policy && (POLICIES as readonly string[]).includes(policy)) policies.set(file.slice(0, at + SUFFIX.length), policy);
   }
   const zones = files.filter((f) => f.endsWith(SUFFIX)).sort()
     .map((f) => ({ name: quoted(zoneNameOfFile(f)), file: quoted(path.join(target.directory, f)), policy: policies.get(f) }));
@@ -113,16 +123,16 @@ export async function publishZoneFile(target: ZoneFileTarget, zone: ExportZone, 
   await mkdir(target.directory, { recursive: true });
   const file = fileOf(target, zone.name);
   await writeAtomically(file, await exportZoneInSlices({ ...zone, comment: `zone ${zone.name} published by Keyzone` }));
-  const mark = `${file}${SIGNED_MARK}`;
-  if (options.dnssec) await writeFile(mark, options.nsec3 ? NSEC3_POLICY : 'default');
-  else if (await readFile(mark, 'utf8').then(() => true, () => false)) await writeFile(mark, 'insecure');
+  const signedBefore = (await Promise.all(POLICIES.map((p) => stat(`${file}${SIGNED_MARK}${p}`).then(() => true, () => false)))).includes(true);
+  if (options.dnssec) await markPolicy(file, options.nsec3 ? NSEC3_POLICY : 'default');
+  else if (signedBefore) await markPolicy(file, 'insecure');
   await rewriteInclude(target);
   await reload(target, zone.name);
 }
 
 export async function removeZoneFile(target: ZoneFileTarget, zoneName: string): Promise<void> {
   await rm(fileOf(target, zoneName), { force: true });
-  await rm(`${fileOf(target, zoneName)}${SIGNED_MARK}`, { force: true });
+  await markPolicy(fileOf(target, zoneName), undefined);
   await mkdir(target.directory, { recursive: true });
   await rewriteInclude(target);
   await reload(target, zoneName);

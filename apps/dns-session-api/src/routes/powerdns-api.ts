@@ -80,12 +80,11 @@ export function powerDnsApiRouter(deps: Deps): Router {
       throw new PowerDnsApiError(422, 'Each RRset must be an object with name, type, changetype and records[]');
     }
     const zoneName = nameOfZoneId(String(req.params.zone_id));
-    const changed = await patchRrsets(deps, tc, zoneName, body.rrsets as RrsetChange[]);
+    const { zoneId, changed } = await patchRrsets(deps, tc, zoneName, body.rrsets as RrsetChange[]);
     if (changed && deps.publisher) {
       deps.publisher.kick();
-      const zone = await tokenZone(deps, tc, zoneName);
-      if (!(await waitForZonePublished(deps.db, zone.id, PUBLISH_WAIT_MS))) {
-        deps.log.warn({ zone: zone.name }, 'PowerDNS API change stored, not yet on every nameserver after 10 s: it goes out when they answer');
+      if (!(await waitForZonePublished(deps.db, zoneId, PUBLISH_WAIT_MS))) {
+        deps.log.warn({ zone: zoneName }, 'PowerDNS API change stored, not yet on every nameserver after 10 s: it goes out when they answer');
       }
     }
     res.status(204).end();

@@ -114,8 +114,8 @@ async function plan(trx: Db, tc: TokenCaller, zone: ZoneRow, change: RrsetChange
   };
 }
 
-/** PATCH /api/v1/servers/localhost/zones/<zone>: every change or none. Returns whether anything changed. */
-export async function patchRrsets(deps: Deps, tc: TokenCaller, zoneName: string, changes: RrsetChange[]): Promise<boolean> {
+/** PATCH /api/v1/servers/localhost/zones/<zone>: every change or none. Returns the zone and whether anything changed. */
+export async function patchRrsets(deps: Deps, tc: TokenCaller, zoneName: string, changes: RrsetChange[]): Promise<{ zoneId: number; changed: boolean }> {
   const seen = new Set<string>();
   for (const c of changes) {
     if (c.changetype !== 'REPLACE' && c.changetype !== 'DELETE') throw unprocessable(`changetype must be REPLACE or DELETE, not ${String(c.changetype)}`);
@@ -156,6 +156,6 @@ export async function patchRrsets(deps: Deps, tc: TokenCaller, zoneName: string,
       changed ||= deletes.length + retimes.length + inserts.length > 0;
     }
     if (changed) await bumpSerial(trx, zone, now);
-    return changed;
+    return { zoneId: zone.id, changed };
   });
 }
