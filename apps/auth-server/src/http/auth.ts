@@ -12,6 +12,8 @@ import { findSessionById } from '../queries/sessions';
 import { findUserContext } from '../queries/user-context';
 import { isBanned } from '../services/sessions/accounts';
 import { verifyCached } from './verified-tokens';
+import { clientInfo } from './client';
+import type { SignedInCaller } from '../services/platform/context';
 import { isUuid } from '../uuid';
 
 export interface Caller {
@@ -114,4 +116,10 @@ export function userOf(req: Request): {
   const caller = req.caller;
   if (!caller?.user) throw new Error('route is missing the requireUser guard');
   return { user: caller.user, identities: caller.identities ?? [], factors: caller.factors ?? [], session: caller.session, claims: caller.claims };
+}
+
+/** The signed-in caller with their client address, as the factor and passkey services take it. */
+export function signedInCaller(deps: Pick<Deps, 'config'>, req: Request): SignedInCaller {
+  const { user, session } = userOf(req);
+  return { user, session, client: clientInfo(deps, req) };
 }

@@ -113,8 +113,9 @@ export function buildRouter(deps: Deps): Router {
   router.post('/factors/:factor_id/challenge', mfaLimit, user, mfaUserLimit, json, challenge(deps));
   router.post('/factors/:factor_id/verify', mfaLimit, user, mfaUserLimit, json, verifyFactorRoute(deps));
   router.delete('/factors/:factor_id', user, unenroll(deps));
-  // Passkeys (routes/passkeys.ts): 404 passkey_disabled unless PASSKEY_ENABLED. A sign-in counts as a /token call.
-  router.post('/passkeys/registration/options', user, json, registrationOptions(deps));
+  // Passkeys (routes/passkeys.ts): 404 passkey_disabled unless PASSKEY_ENABLED. A sign-in counts as a /token call;
+  // each options call stores a challenge, so it gets the /authorize rate.
+  router.post('/passkeys/registration/options', authorizeLimit, user, json, registrationOptions(deps));
   router.post('/passkeys/registration/verify', user, json, registrationVerify(deps));
   router.post('/passkeys/authentication/options', authorizeLimit, json, captcha, authenticationOptions(deps));
   router.post('/passkeys/authentication/verify', tokenLimit, json, authenticationVerify(deps));

@@ -4,19 +4,14 @@ import type { Request, RequestHandler } from 'express';
 import { z } from 'zod';
 import type { Deps } from '../deps';
 import { ApiError, ErrorCode } from '../errors';
-import { userOf } from '../http/auth';
-import { clientInfo } from '../http/client';
+import { signedInCaller } from '../http/auth';
 import { validate } from '../http/validate';
 import { deleteFactorForAdmin, listFactorsForAdmin, updateFactorForAdmin } from '../services/mfa/admin-factors';
-import { challengeFactor, enrollFactor, unenrollFactor, verifyFactor, type Caller } from '../services/mfa/factors';
+import { challengeFactor, enrollFactor, unenrollFactor, verifyFactor } from '../services/mfa/factors';
 import { optionalString } from './schemas';
 import { isUuid } from '../uuid';
 
 
-function caller(deps: Deps, req: Request): Caller {
-  const { user, session } = userOf(req);
-  return { user, session, client: clientInfo(deps, req) };
-}
 
 /** A path id that is not a UUID names no factor (and must not reach a uuid column). */
 function idParam(req: Request, name: string): string {
@@ -39,7 +34,7 @@ const AdminFactorBody = z.object({ friendly_name: optionalString, phone: optiona
 export function enroll(deps: Deps): RequestHandler {
   return async (req, res) => {
     const body = validate(EnrollBody, req.body);
-    res.json(await enrollFactor(deps, caller(deps, req), {
+    res.json(await enrollFactor(deps, signedInCaller(deps, req), {
       factorType: body.factor_type ?? '', friendlyName: body.friendly_name ?? undefined, issuer: body.issuer ?? undefined, phone: body.phone ?? undefined,
     }));
   };
@@ -48,7 +43,7 @@ export function enroll(deps: Deps): RequestHandler {
 export function challenge(deps: Deps): RequestHandler {
   return async (req, res) => {
     const body = validate(ChallengeBody, req.body);
-    res.json(await challengeFactor(deps, caller(deps, req), {
+    res.json(await challengeFactor(deps, signedInCaller(deps, req), {
       factorId: idParam(req, 'factor_id'), channel: body.channel ?? undefined, webauthn: body.webauthn ?? undefined,
     }));
   };
@@ -58,7 +53,7 @@ export function verify(deps: Deps): RequestHandler {
   return async (req, res) => {
     const body = validate(VerifyBody, req.body);
     if (!body.challenge_id || !isUuid(body.challenge_id)) throw new ApiError(400, ErrorCode.validation_failed, 'challenge_id must be a UUID');
-    res.json(await verifyFactor(deps, caller(deps, req), {
+    res.json(await verifyFactor(deps, signedInCaller(deps, req), {
       factorId: idParam(req, 'factor_id'), challengeId: body.challenge_id, code: body.code, webauthn: body.webauthn ?? undefined,
     }));
   };
@@ -66,7 +61,7 @@ export function verify(deps: Deps): RequestHandler {
 
 export function unenroll(deps: Deps): RequestHandler {
   return async (req, res) => {
-    res.json(await unenrollFactor(deps, caller(deps, req), idParam(req, 'factor_id')));
+    res.json(await unenrollFactor(deps, signedInCaller(deps, req), idParam(req, 'factor_id')));
   };
 }
 

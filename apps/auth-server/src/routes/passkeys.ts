@@ -6,36 +6,32 @@
 import type { Request, RequestHandler } from 'express';
 import { z } from 'zod';
 import type { Deps } from '../deps';
-import { userOf } from '../http/auth';
+import { signedInCaller, userOf } from '../http/auth';
 import { clientInfo } from '../http/client';
 import { validate } from '../http/validate';
 import { finishPasskeySignIn, startPasskeySignIn } from '../services/webauthn/passkey-sign-in';
 import {
   deleteOwnPasskey, deletePasskeyForAdmin, finishPasskeyRegistration, listOwnPasskeys, listPasskeysForAdmin, renameOwnPasskey,
-  startPasskeyRegistration, type PasskeyCaller,
+  startPasskeyRegistration,
 } from '../services/webauthn/passkeys';
 import { optionalString } from './schemas';
 
 const CeremonyBody = z.object({ challenge_id: z.string(), credential: z.record(z.string(), z.unknown()) });
 const RenameBody = z.object({ friendly_name: optionalString });
 
-function caller(deps: Deps, req: Request): PasskeyCaller {
-  const { user, session } = userOf(req);
-  return { user, session, client: clientInfo(deps, req) };
-}
 
 const param = (req: Request, name: string) => String(req.params[name] ?? '');
 
 export function registrationOptions(deps: Deps): RequestHandler {
   return async (req, res) => {
-    res.json(await startPasskeyRegistration(deps, caller(deps, req)));
+    res.json(await startPasskeyRegistration(deps, signedInCaller(deps, req)));
   };
 }
 
 export function registrationVerify(deps: Deps): RequestHandler {
   return async (req, res) => {
     const body = validate(CeremonyBody, req.body);
-    res.json(await finishPasskeyRegistration(deps, caller(deps, req), { challengeId: body.challenge_id, credential: body.credential }));
+    res.json(await finishPasskeyRegistration(deps, signedInCaller(deps, req), { challengeId: body.challenge_id, credential: body.credential }));
   };
 }
 
@@ -61,13 +57,13 @@ export function listPasskeysRoute(deps: Deps): RequestHandler {
 export function renamePasskeyRoute(deps: Deps): RequestHandler {
   return async (req, res) => {
     const body = validate(RenameBody, req.body);
-    res.json(await renameOwnPasskey(deps, caller(deps, req), { id: param(req, 'passkey_id'), friendlyName: body.friendly_name }));
+    res.json(await renameOwnPasskey(deps, signedInCaller(deps, req), { id: param(req, 'passkey_id'), friendlyName: body.friendly_name }));
   };
 }
 
 export function deletePasskeyRoute(deps: Deps): RequestHandler {
   return async (req, res) => {
-    res.json(await deleteOwnPasskey(deps, caller(deps, req), param(req, 'passkey_id')));
+    res.json(await deleteOwnPasskey(deps, signedInCaller(deps, req), param(req, 'passkey_id')));
   };
 }
 

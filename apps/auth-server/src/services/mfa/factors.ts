@@ -21,7 +21,7 @@ import { findUserById } from '../../queries/users';
 import type { TokenResponseJson } from '../../serialize';
 import { tokenResponse } from '../sessions/access-token';
 import { audit, AuditAction } from '../platform/audit';
-import type { ClientInfo } from '../platform/context';
+import type { SignedInCaller } from '../platform/context';
 import { sendNotification } from '../email/notifications';
 import { mfaVerificationAttempt } from '../hooks/verification-attempts';
 import { normalizePhone } from '../sessions/sign-in';
@@ -38,11 +38,7 @@ const WRONG_ANSWER = { totp: 'Invalid TOTP code entered', phone: 'Invalid MFA Ph
 /** Wrong codes a challenge survives: the 5th burns it (issue 26), as for one-time codes. */
 const MAX_WRONG_CODES = 5;
 
-export interface Caller {
-  user: UserRow;
-  session: SessionRow | undefined;
-  client: ClientInfo;
-}
+export type Caller = SignedInCaller;
 
 const hashCode = (code: string): string => createHash('sha256').update(code).digest('hex');
 const aal2 = (session: SessionRow | undefined): boolean => session?.aal === 'aal2';

@@ -7,7 +7,6 @@ import type { PublicKeyCredentialCreationOptionsJSON } from '@simplewebauthn/ser
 import { isUniqueViolation } from '@keyzone/db';
 import type { Deps } from '../../deps';
 import { ApiError, ErrorCode } from '../../errors';
-import type { SessionRow, UserRow } from '../../queries/columns';
 import { findFactorsByUserId } from '../../queries/mfa';
 import {
   countPasskeys, deletePasskey, deleteSessionsOfPasskey, findPasskeyForUpdate, insertPasskey, insertWebauthnChallenge, listPasskeys, renamePasskey, storedCredential,
@@ -15,7 +14,7 @@ import {
 } from '../../queries/passkeys';
 import { findUserById, type Executor } from '../../queries/users';
 import { audit, AuditAction } from '../platform/audit';
-import type { ClientInfo } from '../platform/context';
+import type { SignedInCaller } from '../platform/context';
 import { CEREMONY_TIMEOUT_SECONDS, CeremonyError, relyingPartyFor } from './relying-party';
 import { isUuid } from '../../uuid';
 
@@ -41,16 +40,10 @@ export function assertPasskeysEnabled(deps: Pick<Deps, 'config'>): void {
   if (!deps.config.webauthn.passkeyEnabled) throw new ApiError(404, ErrorCode.passkey_disabled, 'Passkeys are disabled');
 }
 
-export interface PasskeyCaller {
-  user: UserRow;
-  session: SessionRow | undefined;
-  client: ClientInfo;
-}
-
 const notFound = () => new ApiError(404, ErrorCode.webauthn_credential_not_found, 'Passkey not found');
 
 /** A user whose account already has a verified factor or a passkey changes its passkeys only from an AAL2 session. */
-async function requireAal2IfSecured(deps: Pick<Deps, 'db'>, caller: PasskeyCaller): Promise<void> {
+async function requireAal2IfSecured(deps: Pick<Deps, 'db'>, caller: SignedInCaller): Promise<void> {
   if (caller.session?.aal === 'aal2') return;
   const factors = await findFactorsByUserId(deps.db, caller.user.id);
   if (factors.some((f) => f.status === 'verified') || (await countPasskeys(deps.db, caller.user.id)) > 0) {
@@ -61,7 +54,7 @@ async function requireAal2IfSecured(deps: Pick<Deps, 'db'>, caller: PasskeyCalle
 /** POST /passkeys/registration/options */
 export async function startPasskeyRegistration(
   deps: Pick<Deps, 'db' | 'config' | 'clock'>,
-  caller: PasskeyCaller,
+  caller: SignedInCaller,
 ): Promise<{ challenge_id: string; options: PublicKeyCredentialCreationOptionsJSON; expires_at: number }> {
   assertPasskeysEnabled(deps);
   if (caller.user.is_anonymous) throw new ApiError(403, ErrorCode.no_authorization, 'Anonymous users cannot register passkeys');
@@ -102,7 +95,7 @@ export const refused = (err: unknown): never => {
 /** POST /passkeys/registration/verify {challenge_id, credential} */
 export async function finishPasskeyRegistration(
   deps: Pick<Deps, 'db' | 'config' | 'clock'>,
-  caller: PasskeyCaller,
+  caller: SignedInCaller,
   input: { challengeId: string; credential: unknown },
 ): Promise<PasskeyJson> {
   assertPasskeysEnabled(deps);
@@ -137,7 +130,7 @@ export async function listOwnPasskeys(deps: Pick<Deps, 'db' | 'config'>, userId:
 
 export async function renameOwnPasskey(
   deps: Pick<Deps, 'db' | 'config' | 'clock'>,
-  caller: PasskeyCaller,
+  caller: SignedInCaller,
   input: { id: string; friendlyName: string | undefined },
 ): Promise<PasskeyJson> {
   assertPasskeysEnabled(deps);
@@ -167,7 +160,7 @@ async function removePasskey(
 }
 
 /** DELETE /passkeys/<id>: from an AAL2 session when the account has factors or passkeys (it does: this one). */
-export async function deleteOwnPasskey(deps: Pick<Deps, 'db' | 'config' | 'clock'>, caller: PasskeyCaller, id: string): Promise<PasskeyJson> {
+export async function deleteOwnPasskey(deps: Pick<Deps, 'db' | 'config' | 'clock'>, caller: SignedInCaller, id: string): Promise<PasskeyJson> {
   assertPasskeysEnabled(deps);
   if (caller.session?.aal !== 'aal2') throw new ApiError(403, ErrorCode.insufficient_aal, 'AAL2 session is required to remove a passkey');
   return removePasskey(deps, caller.user.id, id, (tx, row) =>
