@@ -41,7 +41,7 @@ export function requestLogging(options: RequestLoggingOptions): RequestHandler {
   const generateId = options.generateId ?? randomUUID;
 
   return function requestLoggingMiddleware(req: Request, res: Response, next: NextFunction): void {
-    const started = process.hrtime.bigint();
+    const started = performance.now();
     const id = (header && sanitizeRequestId(req.headers[header])) || generateId();
     req.id = id;
     // req.log (a child logger carrying reqId) is made on first use: most requests log nothing but the line below.
@@ -53,24 +53,21 @@ export function requestLogging(options: RequestLoggingOptions): RequestHandler {
     const method = req.method;
     const path = pathOf(req.originalUrl ?? req.url);
 
-    let logged = false;
+    // 'close' ends every response, after 'finish' when it was sent whole, alone when the connection went first:
+    // one listener, and writableFinished tells the two apart.
     const done = (): void => {
-      if (logged) return;
-      logged = true;
-      res.removeListener('finish', done);
-      res.removeListener('close', done);
       const line: Record<string, unknown> = {
+        reqId: id,
         method,
         route: route.value ?? 'unmatched',
         path,
         status: res.statusCode,
-        durationMs: Math.round(Number(process.hrtime.bigint() - started) / 1e3) / 1e3,
+        durationMs: Math.round((performance.now() - started) * 1e3) / 1e3,
         ip: options.clientAddress?.(req) ?? req.ip,
       };
       if (!res.writableFinished) line.aborted = true;
-      options.logger.info({ reqId: id, ...line }, REQUEST_COMPLETED);
+      options.logger.info(line, REQUEST_COMPLETED);
     };
-    res.on('finish', done);
     res.on('close', done);
     next();
   };

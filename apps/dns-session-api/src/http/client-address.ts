@@ -15,7 +15,8 @@ export function clientAddresses(deps: Pick<Deps, 'config' | 'log'>): RequestHand
       ),
   });
   return (req, res, next) => {
-    res.locals.clientAddress = resolver.resolve(req.socket.remoteAddress, req.get('x-forwarded-for'));
+    // Node joins repeated X-Forwarded-For headers into one string (", "), so it is never an array.
+    res.locals.clientAddress = resolver.resolve(req.socket.remoteAddress, req.headers['x-forwarded-for'] as string | undefined);
     next();
   };
 }

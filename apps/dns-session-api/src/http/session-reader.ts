@@ -38,10 +38,25 @@ export function cookieValue(header: string | undefined, name: string): string | 
   return undefined;
 }
 
+// A signed cookie is sent again on every request of its session: the value it was checked as, once, is remembered
+// (a lookup by the whole value, so only a byte-identical cookie matches) and the HMAC is not computed again.
+const VERIFIED_COOKIES_KEPT = 10_000;
+
 export function sessionReader(settings: DnsConfig['session'], store: KyselySessionStore): RequestHandler {
+  const verified = new Map<string, string>();
+  const sessionIdOf = (raw: string): string | undefined => {
+    const known = verified.get(raw);
+    if (known !== undefined) return known;
+    const sid = unsignSessionCookie(raw, settings.secret);
+    if (sid !== undefined) {
+      if (verified.size >= VERIFIED_COOKIES_KEPT) verified.clear();
+      verified.set(raw, sid);
+    }
+    return sid;
+  };
   return (req, res, next) => {
     const raw = cookieValue(req.headers.cookie, settings.cookieName);
-    const sid = raw === undefined ? undefined : unsignSessionCookie(raw, settings.secret);
+    const sid = raw === undefined ? undefined : sessionIdOf(raw);
     if (sid === undefined) {
       next();
       return;
@@ -54,7 +69,9 @@ export function sessionReader(settings: DnsConfig['session'], store: KyselySessi
       if (data) {
         // Read-only here: requireSession and the handlers only read these fields.
         req.session = data as Session & Partial<SessionData>;
-        res.on('finish', () => store.touch(sid, data, (touchErr) => touchErr && req.log?.warn({ err: touchErr }, 'recording session activity failed')));
+        if (store.isDueForTouch(data)) {
+          res.on('finish', () => store.touch(sid, data, (touchErr) => touchErr && req.log?.warn({ err: touchErr }, 'recording session activity failed')));
+        }
       }
       next();
     });

@@ -2,7 +2,7 @@ import session from 'express-session';
 import type { SessionData } from 'express-session';
 import type { Clock } from '../clock';
 import type { Db } from '../queries/db';
-import { deleteExpiredSessions, deleteSession, findLiveSession, markSeen, upsertSession } from '../queries/sessions';
+import { deleteExpiredSessions, deleteSession, findLiveSession, markSeen, upsertSession, type StoredSession } from '../queries/sessions';
 
 type Callback = (err?: unknown) => void;
 
@@ -35,7 +35,7 @@ export class KyselySessionStore extends session.Store {
           groupId: row.groupId,
           isAdmin: row.isAdmin,
           lastSeenAt: row.lastSeenAt ? row.lastSeenAt.getTime() : 0,
-          loaded: outOfJson({ user: row.user, groupName: row.groupName }),
+          loaded: new LoadedCaller(row.user, row.groupName),
         } as unknown as SessionData;
         callback(null, data);
       },
@@ -67,9 +67,13 @@ export class KyselySessionStore extends session.Store {
   /** Records activity at most once a minute; does not extend the session (expiry is absolute). */
   override touch(sid: string, sess: SessionData, callback?: Callback): void {
     const cb = callback ?? noop;
-    const now = this.clock.now();
-    if (sess.lastSeenAt && now.getTime() - sess.lastSeenAt < SEEN_THROTTLE_MS) return cb();
-    markSeen(this.db, sid, now).then(() => cb(), cb);
+    if (!this.isDueForTouch(sess)) return cb();
+    markSeen(this.db, sid, this.clock.now()).then(() => cb(), cb);
+  }
+
+  /** Whether touch() would write: the last recorded activity is a minute old (the read path asks first). */
+  isDueForTouch(sess: SessionData): boolean {
+    return !sess.lastSeenAt || this.clock.now().getTime() - sess.lastSeenAt >= SEEN_THROTTLE_MS;
   }
 
   /** Deletes expired rows; main.ts calls it periodically. */
@@ -81,11 +85,18 @@ export class KyselySessionStore extends session.Store {
 function noop(): void {}
 
 /**
- * Hides a derived value from JSON.stringify. express-session hashes the session as JSON twice per request (on
- * load and at the end, to see whether it changed); the caller's row is derived from the database on every read,
- * never saved, so it has no business in that hash and only made it dearer.
+ * The caller's row and group name, derived from the database on every read and never saved. Hidden from
+ * JSON.stringify: express-session hashes the session as JSON twice per request (on load and at the end, to see
+ * whether it changed), and this has no business in that hash. A class, so no per-request closure or property
+ * definition is needed to hide it.
  */
-function outOfJson<T extends object>(value: T): T {
-  Object.defineProperty(value, 'toJSON', { value: () => undefined, enumerable: false });
-  return value;
+class LoadedCaller {
+  constructor(
+    readonly user: StoredSession['user'],
+    readonly groupName: string,
+  ) {}
+
+  toJSON(): undefined {
+    return undefined;
+  }
 }
