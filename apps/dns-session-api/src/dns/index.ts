@@ -11,6 +11,7 @@ export * from './check-zone';
 export * from './soa';
 export * from './nameserver-exports';
 export { importZone, parseTtl } from './bind/import';
+export { textPieces } from './bind/pieces';
 export type { ImportResult, ImportedRecord, LineError } from './bind/import';
 export { exportZone, exportZoneInSlices, derivedRecords, zoneFileRecords, compareNames } from './bind/export';
 export type { ExportZone, ExportNameserver } from './bind/export';

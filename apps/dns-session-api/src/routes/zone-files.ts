@@ -4,6 +4,7 @@ import { ApiError, badRequest } from '../errors';
 import { meta } from '../http/envelope';
 import { defineRoute, type AnyRoute } from '../http/route';
 import { idNumber, idParams, idString } from '../http/schemas';
+import { textPieces } from '../dns';
 import { zoneSchema } from '../serialize-zones';
 import { exportZoneFile, importZoneFile } from '../services/zone-files';
 import { plainText } from './dns-inputs';
@@ -36,9 +37,10 @@ const importQuery = z
 /**
  * Reads a text/dns body up to `limit` bytes; undefined when the request carries another content type. Past
  * the limit the rest is read and dropped (up to DRAIN_BYTES more), so the client is listening when the 413
- * arrives; the connection is then closed.
+ * arrives; the connection is then closed. The whole body is read before the import's transaction begins (a slow
+ * upload holds no database connection), and handed over as text pieces decoded while the import parses them.
  */
-async function readZoneFileBody(req: Request, limit: number): Promise<string | undefined> {
+async function readZoneFileBody(req: Request, limit: number): Promise<Iterable<string> | undefined> {
   if (!req.is('text/dns')) {
     if (req.is('*/*')) throw badRequest('Invalid request payload input: send the zone file as Content-Type: text/dns, or JSON {zone, zonefile}');
     return undefined;
@@ -55,7 +57,7 @@ async function readZoneFileBody(req: Request, limit: number): Promise<string | u
     if (size <= limit) chunks.push(chunk);
   }
   if (size > limit) throw tooLarge();
-  return Buffer.concat(chunks).toString('utf8');
+  return textPieces(chunks);
 }
 
 const importResponse = z.object({ zone: zoneSchema, records: z.number().int(), meta: z.object({ api: z.object({ version: z.string() }), msg: z.string() }) });

@@ -39,7 +39,8 @@ export async function exportZoneFile(deps: Deps, caller: Caller, zoneId: number)
 
 export interface ImportInput {
   zone: string;
-  zonefile: string;
+  /** The text, or its pieces read once as they are parsed (dns/bind/pieces.ts). */
+  zonefile: string | Iterable<string>;
   gid?: number;
   description?: string;
 }

@@ -1,4 +1,4 @@
-import { checkName, exportZone, importZone, parseTtl, ZoneRecord } from '../../src/dns';
+import { checkName, exportZone, importZone, parseTtl, textPieces, ZoneRecord } from '../../src/dns';
 import { naptrRegexpProblem } from '../../src/dns/types/naptr';
 import { tokenize } from '../../src/dns/bind/tokenize';
 import { ZONE } from './fixtures';
@@ -107,6 +107,37 @@ describe('BIND import', () => {
       [12, 'mx.sub.example.com.', 'MX', 3600, { preference: 10, exchange: 'mail.example.net.' }],
       [14, 'svc.sub.example.com.', 'HTTPS', 3600, { priority: 1, target_name: '.', params: 'alpn="h2,h3" port=8443' }],
     ]);
+  });
+
+  test('a text/dns body decoded in pieces imports exactly as the whole text, however its bytes were split', async () => {
+    const text = [
+      '$TTL 1h',
+      '@ IN SOA ns1 hostmaster ( 2026010101',
+      '    1d 2h 2w 1h )\r',
+      '  IN NS ns1\r',
+      'ns1 300 A 192.0.2.1',
+      'caf\u00e9 TXT "d\u00e9j\u00e0 vu \u2013 \u{1F600}"',
+      'esc TXT "first\\',
+      'second"',
+      'bad A 192.0.2.300',
+      'mx MX ( 10',
+      '        mail.example.net. )',
+      'last TXT "no line end at the end"',
+    ].join('\n');
+    const whole = await importZone('example.com', text);
+    expect(whole.records.length).toBeGreaterThan(4);
+    expect(whole.errors.length).toBeGreaterThan(0);
+    const bytes = Buffer.from(text, 'utf8');
+    for (const size of [1, 2, 3, 5, 8, 13, 64, bytes.length]) {
+      const chunks: Buffer[] = [];
+      for (let at = 0; at < bytes.length; at += size) chunks.push(bytes.subarray(at, at + size));
+      const pieces = [...textPieces([...chunks])];
+      expect(pieces.join('')).toBe(text);
+      expect(pieces.slice(0, -1).every((piece) => piece.endsWith('\n') && !piece.endsWith('\\\n'))).toBe(true);
+      const split = await importZone('example.com', textPieces(chunks));
+      expect({ size, records: split.records, errors: split.errors, soa: split.soa }).toEqual({ size, records: whole.records, errors: whole.errors, soa: whole.soa });
+      expect(chunks.every((chunk) => chunk === undefined)).toBe(true); // each chunk released once decoded
+    }
   });
 
   test('without $TTL a record takes the last explicit TTL', async () => {

@@ -57,7 +57,7 @@ export function parseTtl(text: string): number | undefined {
 
 const CLASSES = ['IN', 'CH', 'HS', 'CS', 'NONE', 'ANY'];
 
-export async function importZone(zoneName: string, text: string, options: ImportOptions = {}): Promise<ImportResult> {
+export async function importZone(zoneName: string, text: string | Iterable<string>, options: ImportOptions = {}): Promise<ImportResult> {
   const maxErrors = options.maxErrors ?? 100;
   const sliceMs = options.sliceMs ?? 10;
   const zone = normalizeName(zoneName.endsWith('.') ? zoneName : `${zoneName}.`);
