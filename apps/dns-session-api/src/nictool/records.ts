@@ -1,7 +1,7 @@
 // NicTool keeps record data in v2 columns (address, weight, priority, other, description); the API and Keyzone
 // speak RFC field names. This is reference §4.4's column mapping, read in the other direction, for the types
 // Keyzone supports; any other type is reported, never dropped silently.
-import { canonicalBase64, recordTypes, RECORD_TYPES, toAbsolute, type RecordInput, type RecordType } from '../dns';
+import { canonicalBase64, dsDigestFits, recordTypes, RECORD_TYPES, toAbsolute, type RecordInput, type RecordType } from '../dns';
 import type { NtRecord } from './source';
 
 const TYPE_BY_CODE = new Map<number, RecordType>(RECORD_TYPES.map((t) => [recordTypes[t].code, t]));
@@ -84,9 +84,25 @@ export function mapNicToolRecord(zone: string, r: NtRecord): MappedRecord {
     case 'TLSA':
       rdata = { certificate_usage: int(r.weight), selector: int(r.priority), matching_type: int(r.other), certificate_association_data: r.address };
       break;
-    case 'DS':
-      rdata = { key_tag: int(r.other), algorithm: int(r.priority), digest_type: int(r.weight), digest: r.address };
+    case 'DS': {
+      // NicTool v3 keeps the key tag in `other` and the digest type in `weight`; rows NicTool 2 wrote may have the
+      // two the other way round. The digest's length tells them apart: only one of the two is a digest type of it.
+      const swapped = !dsDigestFits(int(r.weight), r.address) && dsDigestFits(int(r.other), r.address);
+      rdata = {
+        key_tag: int(swapped ? r.weight : r.other),
+        algorithm: int(r.priority),
+        digest_type: int(swapped ? r.other : r.weight),
+        digest: r.address,
+      };
+      if (swapped) {
+        return {
+          input: { owner: r.name, type, ttl: r.ttl, rdata },
+          description: r.description,
+          note: `key tag and digest type were in each other's columns (NicTool 2's order); imported as key tag ${r.weight}, digest type ${r.other}, as the digest's length shows`,
+        };
+      }
       break;
+    }
     case 'HTTPS':
     case 'SVCB':
       rdata = { priority: int(r.priority), target_name: r.address === '.' ? '.' : name(r.address), params: r.other ?? '' };

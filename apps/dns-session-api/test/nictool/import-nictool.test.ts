@@ -62,7 +62,10 @@ beforeAll(async () => {
     (17, 1, 'multi', 300, '', 1, '192.0.2.32', NULL, NULL, NULL, 0),
     (18, 1, 'multi', 3600, '', 1, '192.0.2.31', NULL, NULL, NULL, 0),
     (20, 1, 'quoted', 3600, '', 16, 'say "hello', NULL, NULL, NULL, 0),
-    (19, 1, '@', 3600, '', 48, 'mdsswUyr3DPW132mOi8V9xESWE8jTo0dxCjjnopKl+GqJxpVXckHAeF+KkxLbxILfDLUT0rAK9iUzy1L53eKGR==', 257, 3, '13', 0)`);
+    (19, 1, '@', 3600, '', 48, 'mdsswUyr3DPW132mOi8V9xESWE8jTo0dxCjjnopKl+GqJxpVXckHAeF+KkxLbxILfDLUT0rAK9iUzy1L53eKGR==', 257, 3, '13', 0),
+    (21, 1, 'child', 3600, '', 2, 'ns1.child.example.net.', NULL, NULL, NULL, 0),
+    (22, 1, 'child', 3600, '', 43, '${'ab'.repeat(32)}', 2, 13, '12345', 0),
+    (23, 1, 'child', 3600, '', 43, '${'cd'.repeat(20)}', 54321, 8, '1', 0)`);
   t = await startTestServer();
 });
 afterAll(async () => {
@@ -102,6 +105,11 @@ describe('import-nictool', () => {
     expect((key.rdata as { public_key: string }).public_key).toMatch(/KGQ==$/);
   });
 
+  it('DS with key tag and digest type in NicTool 2\'s columns is imported the right way round, with a note (issue 27)', () => {
+    expect(noteFor(first, 'record', 22)).toBeUndefined();
+    expect(noteFor(first, 'record', 23)).toBe("key tag and digest type were in each other's columns (NicTool 2's order); imported as key tag 54321, digest type 1, as the digest's length shows");
+  });
+
   it('TXT with an unbalanced quote is imported as NicTool served it, without its quotes, with a note (issue 27)', async () => {
     expect(noteFor(first, 'record', 20)).toBe("an unbalanced quote in the text; imported without its quotes, as NicTool's export served it");
     const txt = await t.deps.db.selectFrom('dns.zone_records').select('rdata').where('owner', '=', 'quoted.example.com.').executeTakeFirstOrThrow();
@@ -116,7 +124,7 @@ describe('import-nictool', () => {
   });
 
   it('imports the tree, users with their hashes, nameservers, zones and records, and says what it left', async () => {
-    expect(first.imported).toEqual({ group: 5, user: 4, nameserver: 3, zone: 2, record: 14 }); // 13 in example.com, 1 in the deleted zone
+    expect(first.imported).toEqual({ group: 5, user: 4, nameserver: 3, zone: 2, record: 17 }); // 16 in example.com, 1 in the deleted zone
     // Group names are unique: the second "acme" is renamed; the orphan cannot be placed.
     expect(noteFor(first, 'group', 4)).toMatch(/imported as "acme-nt4", so its users log in as user@acme-nt4/);
     expect(noteFor(first, 'group', 6)).toMatch(/parent group 99 does not exist/);
@@ -158,6 +166,9 @@ describe('import-nictool', () => {
       ['multi.example.com.', 'A', { address: '192.0.2.32' }, false],
       ['example.com.', 'DNSKEY', { flags: 257, protocol: 3, algorithm: 13, public_key: 'mdsswUyr3DPW132mOi8V9xESWE8jTo0dxCjjnopKl+GqJxpVXckHAeF+KkxLbxILfDLUT0rAK9iUzy1L53eKGQ==' }, false],
       ['quoted.example.com.', 'TXT', { data: '"say hello"' }, false],
+      ['child.example.com.', 'NS', { dname: 'ns1.child.example.net.' }, false],
+      ['child.example.com.', 'DS', { key_tag: 12345, algorithm: 13, digest_type: 2, digest: 'ab'.repeat(32) }, false],
+      ['child.example.com.', 'DS', { key_tag: 54321, algorithm: 8, digest_type: 1, digest: 'cd'.repeat(20) }, false],
     ]);
     // The apex NS for ns1 is derived from the zone's nameservers, which came along in order.
     const ns = await sql<{ name: string }>`select n.name from dns.zone_nameservers zn join dns.nameservers n on n.id = zn.nameserver_id
@@ -222,7 +233,7 @@ describe('import-nictool --dry-run', () => {
   it('reports what a real run would do and writes nothing', async () => {
     const dry = await run(true, fresh.db);
     expect(dry.dryRun).toBe(true);
-    expect(dry.imported).toEqual({ group: 5, user: 4, nameserver: 3, zone: 2, record: 14 });
+    expect(dry.imported).toEqual({ group: 5, user: 4, nameserver: 3, zone: 2, record: 17 });
     const rows = await sql<{ n: string }>`select (select count(*) from dns.groups) + (select count(*) from dns.nictool_imports) as n`.execute(fresh.db);
     expect(rows.rows[0]!.n).toBe('0');
     expect(formatSummary(dry)).toMatch(/^dry run: nothing was written/);

@@ -4,6 +4,12 @@ import { defineType } from './define';
 // Digest octets per digest type: SHA-1, SHA-256, GOST R 34.11-94, SHA-384 (IANA DS RR digest types).
 const DIGEST_OCTETS: Record<number, number> = { 1: 20, 2: 32, 3: 32, 4: 48 };
 
+/** Whether `digestType` is a digest type whose digests have as many hex digits as `digest` (spaces ignored). */
+export function dsDigestFits(digestType: number | undefined, digest: string): boolean {
+  const octets = digestType === undefined ? undefined : DIGEST_OCTETS[digestType];
+  return octets !== undefined && digest.replace(/\s+/g, '').length === octets * 2;
+}
+
 export const DS = defineType({
   type: 'DS',
   code: 43,

@@ -30,6 +30,7 @@ import { TXT } from './txt';
 import { URI } from './uri';
 
 export type { RecordTypeDef } from './define';
+export { dsDigestFits } from './ds';
 
 export const RECORD_TYPES = [
   'A', 'AAAA', 'CNAME', 'MX', 'NS', 'PTR', 'SRV', 'TXT', 'CAA', 'DS', 'SSHFP', 'TLSA', 'NAPTR', 'HTTPS', 'SVCB',
