@@ -19,7 +19,7 @@ const { freePort, rssMb, runStatement, waitForHealth } = require('./support');
 const SERVER_URL = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
 const SECONDS = Number(process.env.BENCH_SECONDS || 20);
 const GOAL_MB = 150;
-const IMAGE_NODE_ARGS = '--max-semi-space-size=4';
+const IMAGE_NODE_ARGS = '--max-semi-space-size=4 --heap-growing-percent=50';
 const MAIN = path.join(path.dirname(require.resolve('@keyzone/auth-server/package.json')), 'dist', 'main.js');
 
 async function main() {
