@@ -4,7 +4,7 @@
 //      (goal: ratio >= 0.7; the app adds the session lookup, the permission check, logging and the envelope);
 //   2. POST /session (bcrypt cost 10)         vs  raw bcrypt.compare throughput at the same concurrency (goal >= 0.9);
 //   3. GET /zone?gid=<top>&include_subgroups=true on a NicTool-shaped tree (15 groups 3 deep, 50 zones with two
-//      nameservers each) vs bare Express running the same SQL (subtree, zone page with counts, nameservers) on the
+//      nameservers each) vs bare Express running the same SQL (the page of the subtree's zones, counts, nameservers) on the
 //      same pool (goal >= 0.7, issue 27).
 //
 //   pnpm --filter @keyzone/dns-session-api build
@@ -66,8 +66,7 @@ async function serve() {
   // 3 groups, each with 4 subgroups (15 groups, 3 deep), 50 zones spread over them, two nameservers each.
   const { insertGroup } = require(path.join(APP_DIST, 'dist/queries/groups.js'));
   const { insertNameserver } = require(path.join(APP_DIST, 'dist/queries/nameservers.js'));
-  const { insertZone, replaceZoneNameservers, findZones, findZoneNameservers } = require(path.join(APP_DIST, 'dist/queries/zones.js'));
-  const { findSubtreeGroupIds } = require(path.join(APP_DIST, 'dist/queries/group-tree.js'));
+  const { insertZone, replaceZoneNameservers, findZones } = require(path.join(APP_DIST, 'dist/queries/zones.js'));
   const { serializeZone } = require(path.join(APP_DIST, 'dist/serialize-zones.js'));
   const now = new Date();
   const tree = [user.group_id];
@@ -99,12 +98,11 @@ async function serve() {
       .executeTakeFirst();
     res.json(row);
   });
-  // The zone list's SQL without the app around it: the subtree, one page of zones with its counts, their nameservers.
+  // The zone list's SQL without the app around it: one page of the subtree's zones with their count and nameservers.
   bare.get('/zone', async (req, res) => {
-    const groupIds = await findSubtreeGroupIds(deps.db, Number(req.query.gid));
-    const { rows, total, filtered } = await findZones(deps.db, { groupIds, deleted: false, limit: 100, offset: 0, sortBy: 'zone', sortDir: 'asc' });
-    const ns = await findZoneNameservers(deps.db, rows.map((r) => r.id));
-    res.json({ zone: rows.map((r) => serializeZone(r, ns.get(r.id) ?? [])), meta: { pagination: { total, filtered, limit: 100, offset: 0 } } });
+    const groups = { subtreeOf: Number(req.query.gid) };
+    const { rows, total, filtered } = await findZones(deps.db, { groups, deleted: false, limit: 100, offset: 0, sortBy: 'zone', sortDir: 'asc' });
+    res.json({ zone: rows.map((r) => serializeZone(r, r.nameserverIds)), meta: { pagination: { total, filtered, limit: 100, offset: 0 } } });
   });
   const bareServer = await listen(bare, { host: '127.0.0.1', port: 0, keepAliveTimeoutSeconds: 5 });
 

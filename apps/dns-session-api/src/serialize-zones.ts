@@ -49,11 +49,17 @@ export const zoneSchema = z.object({
 });
 export type Zone = z.infer<typeof zoneSchema>;
 
-export function serializeZone(row: ZoneRow, nameservers: readonly { id: number }[]): Zone {
+/** The ids of nameserver rows, in their order (serializeZone's second argument). */
+export function idsOf(nameservers: readonly { id: number }[]): number[] {
+  return nameservers.map((n) => n.id);
+}
+
+/** The wire form of a zone; `nameserverIds` in assignment order. */
+export function serializeZone(row: ZoneRow, nameserverIds: readonly number[]): Zone {
   return {
     id: row.id, gid: row.group_id, zone: row.name, description: row.description, mailaddr: row.mailaddr,
     serial: row.serial, refresh: row.refresh, retry: row.retry, expire: row.expire, minimum: row.minimum, ttl: row.ttl,
-    nameservers: nameservers.map((n) => n.id), dnssec: row.dnssec, nsec3: row.nsec3, last_modified: row.updated_at.toISOString(), deleted: row.deleted_at !== null,
+    nameservers: [...nameserverIds], dnssec: row.dnssec, nsec3: row.nsec3, last_modified: row.updated_at.toISOString(), deleted: row.deleted_at !== null,
   };
 }
 

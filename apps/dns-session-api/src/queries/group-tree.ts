@@ -1,16 +1,21 @@
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import type { Db } from './db';
 
 /** Ids of `rootId` and every group below it (live or not: callers filter objects, not groups). */
 export async function findSubtreeGroupIds(db: Db, rootId: number): Promise<number[]> {
-  const result = await sql<{ id: number }>`
+  const result = await sql<{ id: number }>`${subtreeGroupIds(rootId)}`.execute(db);
+  return result.rows.map((r) => r.id);
+}
+
+/** findSubtreeGroupIds as a subquery, for `group_id in (...)` inside a larger query (one round trip fewer). */
+export function subtreeGroupIds(rootId: number): RawBuilder<number> {
+  return sql<number>`(
     with recursive down(id, depth) as (
       select id, 0 from dns.groups where id = ${rootId}
       union all
       select g.id, down.depth + 1 from dns.groups g join down on g.parent_id = down.id where down.depth < 64
     )
-    select id from down`.execute(db);
-  return result.rows.map((r) => r.id);
+    select id from down)`;
 }
 
 /** Ids of the groups above `groupId` (its parent, grandparent, …), nearest first. */

@@ -9,16 +9,31 @@ export function containsPattern(search: string): string {
 
 /**
  * One page of rows with the counts meta.pagination needs: everything in scope (total) and what matches the
- * filters (filtered). The three queries run together.
+ * filters (filtered). `page` is `matching` with its columns, order, limit and offset: it carries the filtered
+ * count as a window over the rows it pages, so a list without a filter is one query; with a filter, the total is
+ * counted beside it. Only a page past the end (no row to carry the window) counts apart.
  */
-export async function countedPage<DB, TB extends keyof DB, R>(
+export async function countedPage<DB, TB extends keyof DB, R extends object>(
   scope: SelectQueryBuilder<DB, TB, object>,
   matching: SelectQueryBuilder<DB, TB, object>,
-  page: Promise<R[]>,
+  page: SelectQueryBuilder<DB, TB, R>,
 ): Promise<{ rows: R[]; total: number; filtered: number }> {
-  const [total, filtered, rows] = await Promise.all([count(scope), count(matching), page]);
-  return { rows, total, filtered };
+  const filtering = matching !== scope;
+  const [counted, scopeTotal] = await Promise.all([
+    page.select(sql<string>`count(*) over ()`.as(FILTERED)).execute() as Promise<Array<R & { [FILTERED]: string | number }>>,
+    filtering ? count(scope) : undefined,
+  ]);
+  const first = counted[0];
+  if (first === undefined) {
+    const [total, filtered] = await Promise.all([scopeTotal ?? count(scope), filtering ? count(matching) : undefined]);
+    return { rows: [], total, filtered: filtered ?? total };
+  }
+  const filtered = Number(first[FILTERED]);
+  const rows = counted.map(({ [FILTERED]: _count, ...row }) => row as unknown as R);
+  return { rows, total: scopeTotal ?? filtered, filtered };
 }
+
+const FILTERED = 'keyzone_filtered_count';
 
 async function count<DB, TB extends keyof DB>(query: SelectQueryBuilder<DB, TB, object>): Promise<number> {
   // Kysely cannot see the alias through the generic builder; the row is { n } (count(*) is int8: text from pg).

@@ -150,8 +150,7 @@ export async function findZoneRecords(db: Db, f: RecordListFilter): Promise<{ ro
       .orderBy(RECORD_SORT_COLUMNS[f.sortBy], f.sortDir)
       .orderBy('id', f.sortDir)
       .limit(f.limit)
-      .offset(f.offset)
-      .execute(),
+      .offset(f.offset),
   );
   return { ...page, rows: page.rows.map(asRow) };
 }

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from './db';
 import { containsPattern, countedPage } from './list-page';
+import { subtreeGroupIds } from './group-tree';
 import type { NameserverRow } from './nameservers';
 
 /** What a client sets on a zone. */
@@ -71,7 +72,8 @@ export async function updateZone(
 export const ZONE_SORT_COLUMNS = { id: 'id', zone: 'name', description: 'description', serial: 'serial', last_modified: 'updated_at' } as const;
 
 export interface ZoneListFilter {
-  groupIds: number[];
+  /** These groups, or a group and every group below it (resolved in the same query). */
+  groups: number[] | { subtreeOf: number };
   deleted: boolean;
   search?: string;
   sortBy: keyof typeof ZONE_SORT_COLUMNS;
@@ -80,12 +82,18 @@ export interface ZoneListFilter {
   offset: number;
 }
 
-/** One page of zones plus the counts meta.pagination needs: in scope (total) and matching the search (filtered). */
-export async function findZones(db: Db, f: ZoneListFilter): Promise<{ rows: ZoneRow[]; total: number; filtered: number }> {
-  if (f.groupIds.length === 0) return { rows: [], total: 0, filtered: 0 };
+/**
+ * One page of zones plus the counts meta.pagination needs: in scope (total) and matching the search (filtered).
+ * Each row carries the ids of its live nameservers in assignment order, read in the same query.
+ */
+export async function findZones(
+  db: Db,
+  f: ZoneListFilter,
+): Promise<{ rows: Array<ZoneRow & { nameserverIds: number[] }>; total: number; filtered: number }> {
+  if (Array.isArray(f.groups) && f.groups.length === 0) return { rows: [], total: 0, filtered: 0 };
   const scope = db
     .selectFrom('dns.zones')
-    .where('group_id', 'in', f.groupIds)
+    .where('group_id', 'in', Array.isArray(f.groups) ? f.groups : subtreeGroupIds(f.groups.subtreeOf))
     .where('deleted_at', f.deleted ? 'is not' : 'is', null);
   const pattern = f.search ? containsPattern(f.search) : undefined;
   const matching = pattern
@@ -96,13 +104,25 @@ export async function findZones(db: Db, f: ZoneListFilter): Promise<{ rows: Zone
     matching,
     matching
       .select(columns)
+      .select(
+        sql<number[]>`array(select zn.nameserver_id from dns.zone_nameservers zn join dns.nameservers n on n.id = zn.nameserver_id
+          where zn.zone_id = dns.zones.id and n.deleted_at is null order by zn.position)`.as('nameserver_ids'),
+      )
       .orderBy(ZONE_SORT_COLUMNS[f.sortBy], f.sortDir)
       .orderBy('id', f.sortDir)
       .limit(f.limit)
-      .offset(f.offset)
-      .execute(),
+      .offset(f.offset),
   );
-  return { ...page, rows: page.rows.map(toRow) };
+  return { ...page, rows: page.rows.map(listedZone) };
+}
+
+/** A listed row as a ZoneRow with its nameserver ids, built in one object (lists map many rows). */
+function listedZone(r: Omit<ZoneRow, 'serial'> & { serial: string | number; nameserver_ids: number[] }): ZoneRow & { nameserverIds: number[] } {
+  return {
+    id: r.id, group_id: r.group_id, name: r.name, description: r.description, mailaddr: r.mailaddr, serial: Number(r.serial),
+    refresh: r.refresh, retry: r.retry, expire: r.expire, minimum: r.minimum, ttl: r.ttl, dnssec: r.dnssec, nsec3: r.nsec3,
+    updated_at: r.updated_at, deleted_at: r.deleted_at, nameserverIds: r.nameserver_ids,
+  };
 }
 
 /** Assigned nameservers per zone, in assignment order (live nameservers only). */

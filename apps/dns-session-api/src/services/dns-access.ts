@@ -22,9 +22,15 @@ export async function assertNameserverUsable(db: Db, caller: Caller, groupId: nu
 
 /** The groups a list covers: `gid` (default: the caller's) after an access check, plus its subtree if asked. */
 export async function listScope(db: Db, caller: Caller, gid: number | undefined, includeSubgroups: boolean): Promise<number[]> {
+  const root = await listRoot(db, caller, gid);
+  return includeSubgroups ? findSubtreeGroupIds(db, root) : [root];
+}
+
+/** The group a list is about (`gid`, else the caller's), once the caller is known to reach it. */
+export async function listRoot(db: Db, caller: Caller, gid: number | undefined): Promise<number> {
   const root = gid ?? caller.groupId;
   await assertGroupAccess(db, caller, root, 'group');
-  return includeSubgroups ? findSubtreeGroupIds(db, root) : [root];
+  return root;
 }
 
 /** The group a zone or nameserver is created in (or moved to): live, in the caller's subtree, share-locked. */

@@ -11,7 +11,7 @@ import { assertRecordQuota, assertZoneQuota } from './quotas';
 import { findLiveNameserversByName } from '../queries/nameservers';
 import { deleteZoneRecordsLike, findLiveZoneRecords, insertZoneRecords } from '../queries/zone-records';
 import { findZoneById, findZoneNameservers, insertZone, replaceZoneNameservers, updateZone, type ZoneRow } from '../queries/zones';
-import { serializeZone, type Zone } from '../serialize-zones';
+import { idsOf, serializeZone, type Zone } from '../serialize-zones';
 import type { Caller } from './caller';
 import { assertGroupAccess, assertGroupUsableForNewObject, canUseNameserverOf } from './dns-access';
 import { invalidZoneFile } from './dns-errors';
@@ -112,7 +112,7 @@ export async function importZoneFile(deps: Deps, caller: Caller, input: ImportIn
       ttl: parsed.defaultTtl ?? soa.ttl ?? SOA_DEFAULTS.ttl,
     }, now)) as ZoneRow;
     await replaceZoneNameservers(trx, zone.id, assigned.map((n) => n.id));
-    const wire = serializeZone(updated, assigned);
+    const wire = serializeZone(updated, idsOf(assigned));
     await deps.audit.record(trx, { actor: caller, objectType: 'zone', objectId: zone.id, action: 'create', before: null, after: wire });
     await insertRecordCreateEntries(trx, zone.id, caller.userId, now, caller.ip ?? null);
     return { zone: wire, records: stored - dropped };

@@ -11,9 +11,9 @@ import {
   findZoneById, findZoneNameservers, findZones, insertZone, replaceZoneNameservers, updateZone,
   ZONE_SORT_COLUMNS, type ZoneListFilter, type ZoneRow, type ZoneValues,
 } from '../queries/zones';
-import { serializeZone, type Zone } from '../serialize-zones';
+import { idsOf, serializeZone, type Zone } from '../serialize-zones';
 import type { Caller } from './caller';
-import { assertGroupAccess, assertGroupUsableForNewObject, assertNameserverUsable, listScope } from './dns-access';
+import { assertGroupAccess, assertGroupUsableForNewObject, assertNameserverUsable, listRoot } from './dns-access';
 import { invalidInput } from './dns-errors';
 import { assertZoneQuota } from './quotas';
 import { checkNameserverChange } from './zone-rules';
@@ -93,7 +93,7 @@ export async function getZone(deps: Deps, caller: Caller, id: number, options: {
   if (!zone || (zone.deleted_at !== null) !== options.deleted) throw notFound('Zone not found');
   await assertGroupAccess(deps.db, caller, zone.group_id, 'zone');
   const ns = await findZoneNameservers(deps.db, [zone.id]);
-  return serializeZone(zone, ns.get(zone.id) ?? []);
+  return serializeZone(zone, idsOf(ns.get(zone.id) ?? []));
 }
 
 /** GET /zone/<id>/ns: the NS records the zone's nameservers give, as export writes them. */
@@ -117,12 +117,13 @@ export async function lockZoneForChange(trx: Db, caller: Caller, id: number, wha
 
 export async function listZones(
   deps: Deps, caller: Caller,
-  query: Omit<ZoneListFilter, 'groupIds'> & { gid?: number; include_subgroups: boolean },
+  query: Omit<ZoneListFilter, 'groups'> & { gid?: number; include_subgroups: boolean },
 ): Promise<{ zones: Zone[]; total: number; filtered: number }> {
-  const groupIds = await listScope(deps.db, caller, query.gid, query.include_subgroups);
-  const { rows, total, filtered } = await findZones(deps.db, { ...query, groupIds });
-  const ns = await findZoneNameservers(deps.db, rows.map((r) => r.id));
-  return { zones: rows.map((r) => serializeZone(r, ns.get(r.id) ?? [])), total, filtered };
+  // The subtree is resolved inside the zone query: one round trip fewer than listing its ids first.
+  const root = await listRoot(deps.db, caller, query.gid);
+  const groups = query.include_subgroups ? { subtreeOf: root } : [root];
+  const { rows, total, filtered } = await findZones(deps.db, { ...query, groups });
+  return { zones: rows.map((r) => serializeZone(r, r.nameserverIds)), total, filtered };
 }
 
 export async function createZone(deps: Deps, caller: Caller, input: ZoneInput & { zone: string }): Promise<Zone> {
@@ -144,7 +145,7 @@ export async function createZone(deps: Deps, caller: Caller, input: ZoneInput & 
     });
     await checkNameserverChange(trx, zone, [], nameservers);
     await replaceZoneNameservers(trx, zone.id, nameservers.map((n) => n.id));
-    const wire = serializeZone(zone, nameservers);
+    const wire = serializeZone(zone, idsOf(nameservers));
     await deps.audit.record(trx, { actor: caller, objectType: 'zone', objectId: zone.id, action: 'create', before: null, after: wire });
     return wire;
   });
@@ -188,10 +189,10 @@ export async function changeZone(deps: Deps, caller: Caller, id: number, input: 
       await checkNameserverChange(trx, after, nsBefore, nameservers);
       await replaceZoneNameservers(trx, id, nameservers.map((n) => n.id));
     }
-    const wire = serializeZone(after, nameservers);
+    const wire = serializeZone(after, idsOf(nameservers));
     await deps.audit.record(trx, {
       actor: caller, objectType: 'zone', objectId: id, action: restoring ? 'restore' : 'update',
-      before: serializeZone(before, nsBefore), after: wire,
+      before: serializeZone(before, idsOf(nsBefore)), after: wire,
     });
     return wire;
   });
@@ -205,8 +206,8 @@ export async function deleteZone(deps: Deps, caller: Caller, id: number): Promis
     const now = deps.clock.now();
     const after = await updateZone(trx, id, { deleted_at: now, serial: nextSerial(before.serial, now) }, now);
     if (!after) throw notFound('Zone not found');
-    const wire = serializeZone(after, ns);
-    await deps.audit.record(trx, { actor: caller, objectType: 'zone', objectId: id, action: 'delete', before: serializeZone(before, ns), after: wire });
+    const wire = serializeZone(after, idsOf(ns));
+    await deps.audit.record(trx, { actor: caller, objectType: 'zone', objectId: id, action: 'delete', before: serializeZone(before, idsOf(ns)), after: wire });
     return wire;
   });
 }

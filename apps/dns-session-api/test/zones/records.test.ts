@@ -179,6 +179,9 @@ describe('GET /zone/:id/records', () => {
     const page = expectStatus(await alice.get(`/zone/${zone.id}/records?sort_by=owner&sort_dir=desc&limit=2&offset=1`), 200).body;
     expect(page.zone_record.map((r: Json) => r.owner)).toEqual([`host3.${zone.zone}`, `host2.${zone.zone}`]);
     expect(page.meta.pagination).toEqual({ total: 5, filtered: 5, limit: 2, offset: 1 });
+    expect((await alice.get(`/zone/${zone.id}/records?type=a&limit=2&offset=4`)).body.meta.pagination).toEqual({ total: 5, filtered: 5, limit: 2, offset: 4 });
+    expect((await alice.get(`/zone/${zone.id}/records?offset=9`)).body.meta.pagination).toEqual({ total: 5, filtered: 5, limit: 100, offset: 9 });
+    expect((await alice.get(`/zone/${zone.id}/records?search=192.0.2.5&offset=1`)).body.meta.pagination).toEqual({ total: 5, filtered: 1, limit: 100, offset: 1 });
     expect((await alice.get(`/zone/${zone.id}/records?search=192.0.2.5`)).body.zone_record.map((r: Json) => r.owner)).toEqual([`host4.${zone.zone}`]);
     expect((await alice.get(`/zone/${zone.id}/records?type=txt`)).body.zone_record).toEqual([]);
     const deleted = (await alice.get(`/zone/${zone.id}/records?deleted=true&search=findme`)).body;

@@ -120,6 +120,11 @@ describe('zones', () => {
     const desc = (await lister.get('/zone?search=-list&sort_by=zone&sort_dir=desc')).body;
     expect(desc.zone.map((z: { zone: string }) => z.zone)).toEqual(['c-list.example.', 'b-list.example.', 'a-list.example.']);
     expect(desc.meta.pagination).toMatchObject({ total: 4, filtered: 3, limit: 100, offset: 0 });
+    // A page past the end still counts (the counts otherwise ride on the page's rows)
+    const beyond = (await lister.get('/zone?offset=10')).body;
+    expect([beyond.zone, beyond.meta.pagination]).toEqual([[], { total: 4, filtered: 4, limit: 100, offset: 10 }]);
+    const beyondSearch = (await lister.get('/zone?search=-list&offset=3')).body;
+    expect([beyondSearch.zone, beyondSearch.meta.pagination]).toEqual([[], { total: 4, filtered: 3, limit: 100, offset: 3 }]);
 
     const all = (await lister.get('/zone?include_subgroups=true&sort_by=id')).body;
     expect(all.zone.map((z: { zone: string }) => z.zone)).toEqual([...names, 'd-list.example.']);
