@@ -1,4 +1,7 @@
-import { sql, type SelectQueryBuilder } from 'kysely';
+import { createHash } from 'node:crypto';
+import { sql, type CompiledQuery, type SelectQueryBuilder } from 'kysely';
+import { executeNamed } from '@keyzone/db';
+import type { Db } from './db';
 
 // Shared by the paged list queries (zones, records): search patterns and the counts of meta.pagination.
 
@@ -11,16 +14,20 @@ export function containsPattern(search: string): string {
  * One page of rows with the counts meta.pagination needs: everything in scope (total) and what matches the
  * filters (filtered). `page` is `matching` with its columns, order, limit and offset: it carries the filtered
  * count as a window over the rows it pages, so a list without a filter is one query; with a filter, the total is
- * counted beside it. Only a page past the end (no row to carry the window) counts apart.
+ * counted beside it. Only a page past the end (no row to carry the window) counts apart. The page runs as a named
+ * statement (listStatementName): PostgreSQL plans a list query once per connection instead of on every request.
  */
 export async function countedPage<DB, TB extends keyof DB, R extends object>(
+  db: Db,
   scope: SelectQueryBuilder<DB, TB, object>,
   matching: SelectQueryBuilder<DB, TB, object>,
   page: SelectQueryBuilder<DB, TB, R>,
 ): Promise<{ rows: R[]; total: number; filtered: number }> {
   const filtering = matching !== scope;
+  const compiled = page.select(sql<string>`count(*) over ()`.as(FILTERED)).compile() as CompiledQuery<R & { [FILTERED]: string | number }>;
+  const name = listStatementName(compiled.sql);
   const [counted, scopeTotal] = await Promise.all([
-    page.select(sql<string>`count(*) over ()`.as(FILTERED)).execute() as Promise<Array<R & { [FILTERED]: string | number }>>,
+    name ? executeNamed(db, name, compiled) : db.executeQuery(compiled).then((result) => result.rows),
     filtering ? count(scope) : undefined,
   ]);
   const first = counted[0];
@@ -31,6 +38,21 @@ export async function countedPage<DB, TB extends keyof DB, R extends object>(
   const filtered = Number(first[FILTERED]);
   const rows = counted.map(({ [FILTERED]: _count, ...row }) => row as unknown as R);
   return { rows, total: scopeTotal ?? filtered, filtered };
+}
+
+// A list's SQL varies with its filters, sort and scope, so each text gets its own statement name. The texts are a
+// bounded set (the routes' filter and sort combinations); past LIST_STATEMENTS_NAMED distinct texts, the rest
+// run unnamed, so no caller can make the server keep statements without end.
+const LIST_STATEMENTS_NAMED = 256;
+const listStatementNames = new Map<string, string>();
+
+function listStatementName(text: string): string | undefined {
+  let name = listStatementNames.get(text);
+  if (name === undefined && listStatementNames.size < LIST_STATEMENTS_NAMED) {
+    name = `kz_list_${createHash('sha256').update(text).digest('hex').slice(0, 16)}`;
+    listStatementNames.set(text, name);
+  }
+  return name;
 }
 
 const FILTERED = 'keyzone_filtered_count';

@@ -143,6 +143,7 @@ export async function findZoneRecords(db: Db, f: RecordListFilter): Promise<{ ro
     );
   }
   const page = await countedPage(
+    db,
     scope,
     matching,
     matching

@@ -100,6 +100,7 @@ export async function findZones(
     ? scope.where((eb) => eb.or([eb('name', 'ilike', pattern), eb('description', 'ilike', pattern)]))
     : scope;
   const page = await countedPage(
+    db,
     scope,
     matching,
     matching
