@@ -31,6 +31,15 @@ describe('HTTP edge', () => {
     expect(res.body.message).toMatch(/^Invalid request payload input/);
   });
 
+  test('HEAD answers as GET does, without the body: same status, type and length', async () => {
+    const get = await admin.get('/user');
+    const head = await admin.request('HEAD', '/user');
+    expect(head.status).toBe(get.status);
+    expect(head.text).toBe('');
+    expect(head.headers.get('content-type')).toBe(get.headers.get('content-type'));
+    expect(Number(head.headers.get('content-length'))).toBe(Buffer.byteLength(get.text));
+  });
+
   test('every API response: JSON content type, no-cache, Keep-Alive timeout=5, a request id', async () => {
     for (const res of [await admin.get('/user'), await t.client().get('/user'), await t.client().get('/nowhere')]) {
       expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');

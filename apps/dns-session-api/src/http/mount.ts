@@ -45,9 +45,12 @@ export function mountRoutes(router: Pick<Router, 'get' | 'post' | 'put' | 'patch
  * Express's per-call checks and header lookups: a measurable share of a cheap read (bench/README-dns.md).
  */
 function sendJson(res: Response, status: number, body: unknown): void {
+  const text = JSON.stringify(body) ?? '';
   res.statusCode = status;
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
-  res.end(JSON.stringify(body));
+  // Set here, not left to Node: a HEAD answer carries the length its GET would have.
+  res.setHeader('Content-Length', Buffer.byteLength(text));
+  res.end(text);
 }
 
 /** Under NODE_ENV=test every 2xx body must match the schema the route documents. */
