@@ -12,22 +12,27 @@ export function* textPieces(chunks: Array<Buffer | undefined>): Generator<string
   const decoder = new StringDecoder('utf8');
   let carry = '';
   for (let k = 0; k < chunks.length; k++) {
-    const text = carry + decoder.write(chunks[k] as Buffer);
+    const fresh = decoder.write(chunks[k] as Buffer);
     chunks[k] = undefined;
-    const cut = lastUnescapedLineEnd(text);
+    // Only the new text is searched: a line longer than a chunk is carried, never scanned again.
+    const cut = lastUnescapedLineEnd(fresh, carry);
     if (cut < 0) {
-      carry = text;
+      carry += fresh;
       continue;
     }
-    carry = text.slice(cut + 1);
-    yield text.slice(0, cut + 1);
+    const piece = carry + fresh.slice(0, cut + 1);
+    carry = fresh.slice(cut + 1);
+    yield piece;
   }
   const rest = carry + decoder.end();
   if (rest !== '') yield rest;
 }
 
-function lastUnescapedLineEnd(text: string): number {
+/** The last line end in `text` not escaped by a backslash (which may end `before`), or -1. */
+function lastUnescapedLineEnd(text: string, before: string): number {
   let at = text.lastIndexOf('\n');
-  while (at > 0 && text.charCodeAt(at - 1) === 0x5c) at = text.lastIndexOf('\n', at - 1);
+  while (at >= 0 && (at > 0 ? text.charCodeAt(at - 1) : before.charCodeAt(before.length - 1)) === 0x5c) {
+    at = at > 0 ? text.lastIndexOf('\n', at - 1) : -1;
+  }
   return at;
 }
