@@ -111,8 +111,9 @@ export async function importZoneFile(deps: Deps, caller: Caller, input: ImportIn
       mailaddr: soa.rname, serial: soa.serial, refresh: soa.refresh, retry: soa.retry, expire: soa.expire, minimum: soa.minimum,
       ttl: parsed.defaultTtl ?? soa.ttl ?? SOA_DEFAULTS.ttl,
     }, now)) as ZoneRow;
-    await replaceZoneNameservers(trx, zone.id, assigned.map((n) => n.id));
-    const wire = serializeZone(updated, idsOf(assigned));
+    const nameserverIds = idsOf(assigned);
+    await replaceZoneNameservers(trx, zone.id, nameserverIds);
+    const wire = serializeZone(updated, nameserverIds);
     await deps.audit.record(trx, { actor: caller, objectType: 'zone', objectId: zone.id, action: 'create', before: null, after: wire });
     await insertRecordCreateEntries(trx, zone.id, caller.userId, now, caller.ip ?? null);
     return { zone: wire, records: stored - dropped };

@@ -144,8 +144,9 @@ export async function createZone(deps: Deps, caller: Caller, input: ZoneInput & 
       throw isUniqueViolation(err) ? duplicateZone() : err;
     });
     await checkNameserverChange(trx, zone, [], nameservers);
-    await replaceZoneNameservers(trx, zone.id, nameservers.map((n) => n.id));
-    const wire = serializeZone(zone, idsOf(nameservers));
+    const nameserverIds = idsOf(nameservers);
+    await replaceZoneNameservers(trx, zone.id, nameserverIds);
+    const wire = serializeZone(zone, nameserverIds);
     await deps.audit.record(trx, { actor: caller, objectType: 'zone', objectId: zone.id, action: 'create', before: null, after: wire });
     return wire;
   });
@@ -187,7 +188,7 @@ export async function changeZone(deps: Deps, caller: Caller, id: number, input: 
     if (!after) throw notFound('Zone not found');
     if (input.nameservers) {
       await checkNameserverChange(trx, after, nsBefore, nameservers);
-      await replaceZoneNameservers(trx, id, nameservers.map((n) => n.id));
+      await replaceZoneNameservers(trx, id, idsOf(nameservers));
     }
     const wire = serializeZone(after, idsOf(nameservers));
     await deps.audit.record(trx, {
