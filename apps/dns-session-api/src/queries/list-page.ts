@@ -17,12 +17,14 @@ export function containsPattern(search: string): string {
  * counted beside it. Only a page past the end (no row to carry the window) counts apart. The page runs as a named
  * statement (listStatementName): PostgreSQL plans a list query once per connection instead of on every request.
  */
-export async function countedPage<DB, TB extends keyof DB, R extends object>(
+export async function countedPage<DB, TB extends keyof DB, R extends object, T>(
   db: Db,
   scope: SelectQueryBuilder<DB, TB, object>,
   matching: SelectQueryBuilder<DB, TB, object>,
   page: SelectQueryBuilder<DB, TB, R>,
-): Promise<{ rows: R[]; total: number; filtered: number }> {
+  /** Builds each row the caller returns from the fields it names (a row also carries the count's column). */
+  toRow: (row: R) => T,
+): Promise<{ rows: T[]; total: number; filtered: number }> {
   const filtering = matching !== scope;
   const compiled = page.select(sql<string>`count(*) over ()`.as(FILTERED)).compile() as CompiledQuery<R & { [FILTERED]: string | number }>;
   const name = listStatementName(compiled.sql);
@@ -36,8 +38,7 @@ export async function countedPage<DB, TB extends keyof DB, R extends object>(
     return { rows: [], total, filtered: filtered ?? total };
   }
   const filtered = Number(first[FILTERED]);
-  const rows = counted.map(({ [FILTERED]: _count, ...row }) => row as unknown as R);
-  return { rows, total: scopeTotal ?? filtered, filtered };
+  return { rows: counted.map(toRow), total: scopeTotal ?? filtered, filtered };
 }
 
 // A list's SQL varies with its filters, sort and scope, so each text gets its own statement name. The texts are a

@@ -20,6 +20,10 @@ export interface ZoneRecordRow extends ZoneRecordValues {
 
 const columns = ['id', 'zone_id', 'owner', 'type', 'ttl', 'rdata', 'description', 'deleted_at'] as const;
 const asRow = (row: { type: string }) => row as ZoneRecordRow;
+/** A listed row from the fields it names (the list's rows also carry a count column). */
+function listedRecord(r: Omit<ZoneRecordRow, 'type' | 'rdata'> & { type: string; rdata: unknown }): ZoneRecordRow {
+  return { id: r.id, zone_id: r.zone_id, owner: r.owner, type: r.type as RecordType, ttl: r.ttl, rdata: r.rdata as Rdata, description: r.description, deleted_at: r.deleted_at };
+}
 
 export async function findZoneRecordById(db: Db, id: number, options: { lock?: boolean } = {}): Promise<ZoneRecordRow | undefined> {
   let query = db.selectFrom('dns.zone_records').select(columns).where('id', '=', id);
@@ -142,7 +146,7 @@ export async function findZoneRecords(db: Db, f: RecordListFilter): Promise<{ ro
       eb.or([eb('owner', 'ilike', pattern), eb(sql<string>`rdata::text`, 'ilike', pattern), eb('description', 'ilike', pattern)]),
     );
   }
-  const page = await countedPage(
+  return countedPage(
     db,
     scope,
     matching,
@@ -152,6 +156,6 @@ export async function findZoneRecords(db: Db, f: RecordListFilter): Promise<{ ro
       .orderBy('id', f.sortDir)
       .limit(f.limit)
       .offset(f.offset),
+    listedRecord,
   );
-  return { ...page, rows: page.rows.map(asRow) };
 }

@@ -99,7 +99,7 @@ export async function findZones(
   const matching = pattern
     ? scope.where((eb) => eb.or([eb('name', 'ilike', pattern), eb('description', 'ilike', pattern)]))
     : scope;
-  const page = await countedPage(
+  return countedPage(
     db,
     scope,
     matching,
@@ -113,8 +113,8 @@ export async function findZones(
       .orderBy('id', f.sortDir)
       .limit(f.limit)
       .offset(f.offset),
+    listedZone,
   );
-  return { ...page, rows: page.rows.map(listedZone) };
 }
 
 /** A listed row as a ZoneRow with its nameserver ids, built in one object (lists map many rows). */
