@@ -23,6 +23,7 @@ import { createAdminUser, deleteAdminUser, getAdminUser, listAdminUsers, updateA
 import { web3Grant } from './disabled-features';
 import { samlAcs, samlMetadata, startSsoRoute } from './sso';
 import { createSsoProviderRoute, deleteSsoProviderRoute, getSsoProviderRoute, listSsoProvidersRoute, updateSsoProviderRoute } from './admin-sso';
+import { MetadataRefresh } from '../services/sso/providers';
 import { ServiceProvider } from '../services/sso/service-provider';
 import {
   adminDeletePasskey, adminListPasskeys, authenticationOptions, authenticationVerify, deletePasskeyRoute, listPasskeysRoute, registrationOptions,
@@ -70,7 +71,8 @@ export function buildRouter(deps: Deps): Router {
   // One provider client per app: it caches the providers' discovery documents and keys.
   const providers = new ProviderClient({ clock: deps.clock });
   // SAML SSO: this service provider (its certificate is made once per app).
-  const sso = { ...deps, serviceProvider: new ServiceProvider(deps.config.saml, deps.outboundHttpsAgent) };
+  const serviceProvider = new ServiceProvider(deps.config.saml, deps.outboundHttpsAgent);
+  const sso = { ...deps, serviceProvider, metadataRefresh: new MetadataRefresh({ ...deps, httpsAgent: serviceProvider.httpsAgent }) };
   const ssoLimit = sharedRateLimit(deps, { name: 'sso', limit: rateLimit.sso, windowSeconds: 300, burst: burstFor(rateLimit.sso) });
   const acsLimit = sharedRateLimit(deps, { name: 'saml-acs', limit: deps.config.saml.rateLimitAssertion, windowSeconds: 1 });
 

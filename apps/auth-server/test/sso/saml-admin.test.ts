@@ -14,6 +14,8 @@ let admin: string;
 let metadataHost: https.Server;
 let metadataUrl: string;
 let served = '';
+let metadataStatus = 200;
+let metadataRequests = 0;
 
 const pemKey = () => generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ format: 'pem', type: 'pkcs1' }) as string;
 
@@ -22,7 +24,8 @@ beforeAll(async () => {
   // metadata_url must be https: a server with its own certificate, which the app's outgoing agent trusts.
   const tls = keyAndCertificate('localhost');
   metadataHost = https.createServer({ key: tls.keyPem, cert: tls.certPem }, (_req, res) => {
-    res.writeHead(200, { 'content-type': 'application/samlmetadata+xml' }).end(served);
+    metadataRequests += 1;
+    res.writeHead(metadataStatus, { 'content-type': 'application/samlmetadata+xml' }).end(served);
   });
   await new Promise<void>((resolve) => metadataHost.listen(0, resolve));
   metadataUrl = `https://localhost:${(metadataHost.address() as AddressInfo).port}/metadata`;
@@ -146,6 +149,37 @@ describe('/admin/sso/providers', () => {
       expect([unreachable.status, unreachable.body.error_code]).toEqual([400, 'saml_metadata_fetch_failed']);
       await api('DELETE', `/admin/sso/providers/${created.body.id}`);
     } finally {
+      await idpFromUrl.close();
+    }
+  });
+
+  it('metadata_url down: one fetch for concurrent sign-in starts, then the stored metadata for a minute before the next try', async () => {
+    const idpFromUrl = await startSamlIdp();
+    try {
+      served = idpFromUrl.metadataXml();
+      metadataStatus = 200;
+      const created = await api('POST', '/admin/sso/providers', { type: 'saml', metadata_url: metadataUrl });
+      expect(created.status).toBe(201);
+      const start = () => call(server.url, 'POST', '/sso', { body: { provider_id: created.body.id, skip_http_redirect: true } });
+
+      metadataStatus = 503;
+      server.clock.advance(3601);
+      metadataRequests = 0;
+      const starts = await Promise.all(Array.from({ length: 5 }, start));
+      expect(starts.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
+      expect(metadataRequests).toBe(1);
+      expect((await start()).status).toBe(200);
+      expect(metadataRequests).toBe(1); // still within the minute after the failure
+
+      metadataStatus = 200;
+      server.clock.advance(61);
+      expect((await start()).status).toBe(200);
+      expect(metadataRequests).toBe(2);
+      expect((await start()).status).toBe(200);
+      expect(metadataRequests).toBe(2); // fresh again: no fetch until the refresh period has passed
+      await api('DELETE', `/admin/sso/providers/${created.body.id}`);
+    } finally {
+      metadataStatus = 200;
       await idpFromUrl.close();
     }
   });

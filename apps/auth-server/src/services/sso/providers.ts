@@ -13,7 +13,7 @@ import { fetchIdpMetadata, parseIdpMetadata } from './idp-metadata';
 import type { ServiceProvider } from './service-provider';
 import { isUuid } from '../../uuid';
 
-export type SsoDeps = Pick<Deps, 'db' | 'clock' | 'config' | 'log'> & { serviceProvider: ServiceProvider };
+export type SsoDeps = Pick<Deps, 'db' | 'clock' | 'config' | 'log'> & { serviceProvider: ServiceProvider; metadataRefresh: MetadataRefresh };
 
 export interface SsoProviderJson {
   id: string;
@@ -154,17 +154,43 @@ export async function deleteSsoProviderById(deps: Pick<Deps, 'db'>, id: string):
 /**
  * A provider configured by metadata_url re-reads it once it is older than SAML_METADATA_REFRESH_PERIOD, so an IdP's
  * certificate rotation reaches Keyzone. A failed or changed-entity fetch keeps the stored metadata (and is logged).
+ * Per instance, one fetch per provider runs at a time (sign-in starts that arrive meanwhile wait for it), and after a
+ * failed one the stored metadata is used for RETRY_AFTER_FAILURE_MS before the next try: an IdP that is down or slow
+ * (each fetch may take 10 s) then delays one sign-in start, not every start, and repeated starts cannot make
+ * Keyzone fetch on each.
  */
-export async function refreshedMetadata(deps: SsoDeps, row: SsoProviderRow): Promise<string> {
-  const age = deps.clock.now().getTime() - new Date(row.metadata_updated_at).getTime();
-  if (!row.metadata_url || age < deps.config.saml.metadataRefreshSeconds * 1000) return row.metadata_xml;
-  try {
-    const xml = await fetchIdpMetadata(row.metadata_url, deps.serviceProvider.httpsAgent);
-    if (parseIdpMetadata(xml).entityId !== row.entity_id) throw new Error('the metadata now names another EntityID');
-    await updateSsoProvider(deps.db, row.id, { metadataXml: xml, at: deps.clock.now() });
-    return xml;
-  } catch (err) {
-    deps.log.warn({ err, sso_provider_id: row.id }, 'SAML metadata_url could not be re-read; the stored metadata is used');
-    return row.metadata_xml;
+export class MetadataRefresh {
+  private readonly inFlight = new Map<string, Promise<string>>();
+  private readonly retryAt = new Map<string, number>();
+
+  constructor(private readonly deps: Pick<SsoDeps, 'db' | 'clock' | 'config' | 'log'> & { httpsAgent: ServiceProvider['httpsAgent'] }) {}
+
+  metadataOf(row: SsoProviderRow): Promise<string> {
+    const now = this.deps.clock.now().getTime();
+    const age = now - new Date(row.metadata_updated_at).getTime();
+    if (!row.metadata_url || age < this.deps.config.saml.metadataRefreshSeconds * 1000) return Promise.resolve(row.metadata_xml);
+    if ((this.retryAt.get(row.id) ?? 0) > now) return Promise.resolve(row.metadata_xml);
+    let pending = this.inFlight.get(row.id);
+    if (!pending) {
+      pending = this.fetch(row, row.metadata_url).finally(() => this.inFlight.delete(row.id));
+      this.inFlight.set(row.id, pending);
+    }
+    return pending;
+  }
+
+  private async fetch(row: SsoProviderRow, url: string): Promise<string> {
+    try {
+      const xml = await fetchIdpMetadata(url, this.deps.httpsAgent);
+      if (parseIdpMetadata(xml).entityId !== row.entity_id) throw new Error('the metadata now names another EntityID');
+      await updateSsoProvider(this.deps.db, row.id, { metadataXml: xml, at: this.deps.clock.now() });
+      this.retryAt.delete(row.id);
+      return xml;
+    } catch (err) {
+      this.retryAt.set(row.id, this.deps.clock.now().getTime() + RETRY_AFTER_FAILURE_MS);
+      this.deps.log.warn({ err, sso_provider_id: row.id }, 'SAML metadata_url could not be re-read; the stored metadata is used');
+      return row.metadata_xml;
+    }
   }
 }
+
+const RETRY_AFTER_FAILURE_MS = 60_000;

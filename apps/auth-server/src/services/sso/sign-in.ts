@@ -25,7 +25,7 @@ import type { PkceParams } from '../external/pkce';
 import { resolveSsoUser } from './accounts';
 import { emailOf, mappedClaims, userIdOf, type AssertionAttributes } from './attribute-mapping';
 import { parseIdpMetadata, parseXml } from './idp-metadata';
-import { refreshedMetadata, type SsoDeps } from './providers';
+import type { SsoDeps } from './providers';
 import { CLOCK_SKEW_MS, OneRequestId } from './service-provider';
 import { isUuid } from '../../uuid';
 
@@ -61,7 +61,7 @@ async function providerFor(deps: SsoDeps, input: StartSsoInput): Promise<SsoProv
 export async function startSso(deps: SsoDeps, input: StartSsoInput): Promise<string> {
   assertSamlEnabled(deps);
   const provider = await providerFor(deps, input);
-  const idp = parseIdpMetadata(await refreshedMetadata(deps, provider));
+  const idp = parseIdpMetadata(await deps.metadataRefresh.metadataOf(provider));
   const now = deps.clock.now();
   const relayStateId = randomUUID();
   const requestIds = new OneRequestId();
