@@ -75,7 +75,7 @@ async function main() {
   const { createApp } = require(path.join(APP_DIST, 'dist/app.js'));
   const { buildDeps } = require(path.join(APP_DIST, 'dist/deps.js'));
   const { listen, urlOf, close } = require(path.join(APP_DIST, 'dist/http/server.js'));
-  const { createUserWithGroup } = require(path.join(APP_DIST, 'dist/services/bootstrap.js'));
+  const { createUserWithGroup } = require(path.join(APP_DIST, 'dist/services/directory/bootstrap.js'));
 
   const dir = mkdtempSync(path.join(os.tmpdir(), 'kz-bench-publish-'));
   const pdns = await startPowerDns(dir);

@@ -41,7 +41,7 @@ async function serve() {
   const { createApp } = require(path.join(APP_DIST, 'dist/app.js'));
   const { buildDeps } = require(path.join(APP_DIST, 'dist/deps.js'));
   const { listen, urlOf } = require(path.join(APP_DIST, 'dist/http/server.js'));
-  const { createUserWithGroup } = require(path.join(APP_DIST, 'dist/services/bootstrap.js'));
+  const { createUserWithGroup } = require(path.join(APP_DIST, 'dist/services/directory/bootstrap.js'));
 
   const database = await createTestDatabase({ kind: 'postgres', migrate: 'dns' });
   const config = loadDnsConfig({

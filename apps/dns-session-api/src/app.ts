@@ -12,7 +12,7 @@ import { KyselySessionStore } from './http/session-store';
 import { documentationRouter } from './routes/documentation';
 import { allRoutes } from './routes';
 import { powerDnsApiRouter } from './routes/powerdns-api';
-import { prepareDummyPasswordCheck } from './services/sessions';
+import { prepareDummyPasswordCheck } from './services/access/sessions';
 
 /** Builds the Express app from deps; no globals, no listening (see http/server.ts). */
 export function createApp(deps: Deps): Express {

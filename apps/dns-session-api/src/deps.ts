@@ -3,9 +3,9 @@ import type { Telemetry } from '@keyzone/telemetry';
 import type { DnsConfig } from '@keyzone/config';
 import { systemClock, type Clock } from './clock';
 import type { Db } from './queries/db';
-import type { AuditHook } from './services/audit-hook';
-import { createDbAudit } from './services/audit';
-import { AuthTokens } from './services/auth-tokens';
+import type { AuditHook } from './services/audit/audit-hook';
+import { createDbAudit } from './services/audit/audit';
+import { AuthTokens } from './services/access/auth-tokens';
 import { Publisher } from './publishing/publisher';
 import { publishingAudit } from './publishing/queue';
 

@@ -19,7 +19,7 @@ import { ApiError } from './errors';
 import { listen, urlOf } from './http/server';
 import { deleteExpiredSessions } from './queries/sessions';
 import { serializeLoginUser } from './serialize';
-import { createUserWithGroup } from './services/bootstrap';
+import { createUserWithGroup } from './services/directory/bootstrap';
 import { API_VERSION } from './version';
 import { enqueueAllZones } from './publishing/queue';
 

@@ -1,5 +1,5 @@
 import bcrypt from 'bcrypt';
-import { DummyPasswordCheck, hmacSha1, pbkdf2Sha512, verifyPassword } from '../src/services/passwords';
+import { DummyPasswordCheck, hmacSha1, pbkdf2Sha512, verifyPassword } from '../src/services/access/passwords';
 import { startTestServer, type TestServer } from './helpers/server';
 
 // NicTool test vectors (reference §2).

@@ -2,7 +2,7 @@ import type { SessionData } from 'express-session';
 import { createTestDatabase, type TestDatabase } from '@keyzone/db/testing';
 import { KyselySessionStore } from '../src/http/session-store';
 import { nextSessionId } from '../src/queries/sessions';
-import { createUserWithGroup } from '../src/services/bootstrap';
+import { createUserWithGroup } from '../src/services/directory/bootstrap';
 import { TestClock } from './helpers/server';
 import type { DnsConfig } from '@keyzone/config';
 

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import type { BootstrapUser } from '../services/bootstrap';
+import type { BootstrapUser } from '../services/directory/bootstrap';
 import { email, password, personName, username, groupName } from '../routes/inputs';
 
 const usage =

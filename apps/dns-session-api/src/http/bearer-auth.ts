@@ -2,7 +2,7 @@
 // verified by @keyzone/tokens requireUser, then mapped to the linked DNS user (services/auth-tokens.ts). A
 // request without a bearer token goes on to the cookie session as before.
 import type { RequestHandler } from 'express';
-import type { AuthTokens } from '../services/auth-tokens';
+import type { AuthTokens } from '../services/access/auth-tokens';
 import { clientAddressOf } from './client-address';
 
 export function bearerAuth(tokens: AuthTokens): RequestHandler {

@@ -1,7 +1,7 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Deps } from '../deps';
 import { missingAuthentication } from '../errors';
-import type { Caller } from '../services/caller';
+import type { Caller } from '../services/access/caller';
 import { clientAddressOf } from './client-address';
 import { clearSessionCookie } from './session-cookie';
 

@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import type { z } from 'zod';
 import type { Deps } from '../deps';
-import type { Caller } from '../services/caller';
+import type { Caller } from '../services/access/caller';
 
 // A route is data: method, path, zod schemas for its input and responses, examples, and a handler. The same
 // objects are mounted on Express (http/mount.ts) and turned into the OpenAPI document (openapi.ts), so a route

@@ -1,7 +1,7 @@
 // NicTool's values as Keyzone's: export types, password schemes, and the API's refusal of a field as a note.
 import type { NameserverExportType } from '../dns';
 import { ApiError } from '../errors';
-import type { PasswordScheme } from '../services/passwords';
+import type { PasswordScheme } from '../services/access/passwords';
 import type { NtUser } from './source';
 
 /** NicTool's export types (nt_nameserver_export_type.name) → Keyzone's. */

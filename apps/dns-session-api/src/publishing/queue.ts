@@ -5,7 +5,7 @@
 import type { DnsConfig } from '@keyzone/config';
 import type { Clock } from '../clock';
 import type { Db } from '../queries/db';
-import type { AuditHook } from '../services/audit-hook';
+import type { AuditHook } from '../services/audit/audit-hook';
 
 export function publishableTypes(config: DnsConfig['publish']): string[] {
   const types: string[] = ['powerdns'];

@@ -4,7 +4,7 @@ import type { ExportZone } from '../dns';
 import type { Db } from '../queries/db';
 import { findLiveZoneRecords } from '../queries/zone-records';
 import { findZoneById, findZoneNameservers } from '../queries/zones';
-import { toZoneRecord } from '../services/zone-rules';
+import { toZoneRecord } from '../services/zones/zone-rules';
 
 export interface ZoneSnapshot {
   name: string;

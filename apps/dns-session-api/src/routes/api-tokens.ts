@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { envelope, envelopeSchema } from '../http/envelope';
 import { defineRoute, type RouteFamily } from '../http/route';
 import { idNumber, idParams, idString } from '../http/schemas';
-import { apiTokensOf, createApiToken, revokeApiTokenOf, serializeApiToken } from '../services/api-tokens';
+import { apiTokensOf, createApiToken, revokeApiTokenOf, serializeApiToken } from '../services/access/api-tokens';
 import { errorExamples } from './examples';
 
 const tokenSchema = z.object({

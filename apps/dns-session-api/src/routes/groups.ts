@@ -4,7 +4,7 @@ import { defineRoute, type RouteFamily } from '../http/route';
 import { deletedQuery, idNumber, idParams, idString } from '../http/schemas';
 import { envelopeSchema } from '../http/envelope';
 import { groupResponseSchema, groupSchema, serializeGroup, serializeUser, userSchema } from '../serialize';
-import { createGroup, createTopLevelGroup, deleteGroup, getGroup, listGroupChildren, listGroupUsers, listGroups, updateGroupById } from '../services/groups';
+import { createGroup, createTopLevelGroup, deleteGroup, getGroup, listGroupChildren, listGroupUsers, listGroups, updateGroupById } from '../services/directory/groups';
 import { deletedFlag, plainText, subgroupsFlag } from './dns-inputs';
 import { errorExamples } from './examples';
 import { email, groupName, password, personName, username } from './inputs';

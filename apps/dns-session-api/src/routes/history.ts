@@ -4,7 +4,7 @@ import { meta } from '../http/envelope';
 import { defineRoute, type AnyRoute } from '../http/route';
 import { idParams } from '../http/schemas';
 import { auditEntrySchema, listEnvelopeSchema, type AuditEntryWire } from '../serialize-zones';
-import type { Caller } from '../services/caller';
+import type { Caller } from '../services/access/caller';
 import { intQuery, paging } from './dns-inputs';
 import { errorExamples } from './examples';
 

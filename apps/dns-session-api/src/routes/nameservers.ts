@@ -6,9 +6,9 @@ import { defineRoute, type RouteFamily } from '../http/route';
 import { deletedQuery, emptyQuery, idNumber, idParams } from '../http/schemas';
 import { NAMESERVER_EXPORT_TYPES } from '../dns';
 import { nameserverResponseSchema, nameserverSchema, serializeNameserver } from '../serialize-zones';
-import { changeNameserver, createNameserver, deleteNameserver, getNameserver, listNameservers } from '../services/nameservers';
+import { changeNameserver, createNameserver, deleteNameserver, getNameserver, listNameservers } from '../services/zones/nameservers';
 import { boolQuery, deletedFlag, gidQuery, plainText, subgroupsFlag, ttl } from './dns-inputs';
-import { nameserverHistory } from '../services/history';
+import { nameserverHistory } from '../services/audit/history';
 import { historyRoute } from './history';
 import { errorExamples } from './examples';
 

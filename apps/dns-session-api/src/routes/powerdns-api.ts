@@ -7,8 +7,8 @@ import type { Deps } from '../deps';
 import { ApiError } from '../errors';
 import { clientAddressOf } from '../http/client-address';
 import { waitForZonePublished } from '../publishing/queue';
-import { authenticateApiToken, type TokenCaller } from '../services/api-tokens';
-import { patchRrsets, PowerDnsApiError, tokenRrsets, tokenZone, tokenZones, type RrsetChange } from '../services/rrsets';
+import { authenticateApiToken, type TokenCaller } from '../services/access/api-tokens';
+import { patchRrsets, PowerDnsApiError, tokenRrsets, tokenZone, tokenZones, type RrsetChange } from '../services/zones/rrsets';
 
 const SERVER_ID = 'localhost';
 const ZONES = `/api/v1/servers/${SERVER_ID}/zones`;

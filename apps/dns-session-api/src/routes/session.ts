@@ -6,8 +6,8 @@ import { emptyQuery } from '../http/schemas';
 import { clearSessionCookie } from '../http/session-cookie';
 import { loginResponseSchema, serializeLoginUser } from '../serialize';
 import { clientAddressOf } from '../http/client-address';
-import { takeLoginAttempt } from '../services/login-limits';
-import { authenticate, authenticateWithAccessToken, currentLogin, reserveSessionId } from '../services/sessions';
+import { takeLoginAttempt } from '../services/access/login-limits';
+import { authenticate, authenticateWithAccessToken, currentLogin, reserveSessionId } from '../services/access/sessions';
 import { errorExamples } from './examples';
 
 const credentialsBody = z

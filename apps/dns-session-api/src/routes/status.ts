@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { meta, metaSchema } from '../http/envelope';
 import { defineRoute, type RouteFamily } from '../http/route';
-import { currentLogin } from '../services/sessions';
+import { currentLogin } from '../services/access/sessions';
 import { errorExamples } from './examples';
 
 // GET /: what a script calls first to see that its cookie works and whom it is talking as (NicTool's root route).

@@ -5,7 +5,7 @@ import { envelope, envelopeSchema, metaOnlySchema, withMeta } from '../http/enve
 import { defineRoute, type RouteFamily } from '../http/route';
 import { idParams, idString } from '../http/schemas';
 import { serializeUserIdentity } from '../serialize';
-import { identitiesOf, linkIdentity, unlinkIdentity } from '../services/user-identities';
+import { identitiesOf, linkIdentity, unlinkIdentity } from '../services/access/user-identities';
 import { errorExamples } from './examples';
 
 const sub = z.uuid().meta({ description: "The auth server's user id (the access token's `sub`)", example: '5f0c7e0e-8d3a-4b53-9c51-2f0d6d1f6b3e' });

@@ -4,10 +4,10 @@ import { deletedQuery, idNumber, idParams } from '../http/schemas';
 import { envelope, envelopeSchema } from '../http/envelope';
 import { badRequest } from '../errors';
 import { serializeUser, serializeUserAnswer, userResponseSchema, userSchema } from '../serialize';
-import { listUsersOfGroup } from '../services/groups';
+import { listUsersOfGroup } from '../services/directory/groups';
 import { deletedFlag, gidQuery, subgroupsFlag } from './dns-inputs';
-import { currentLogin } from '../services/sessions';
-import { createUser, deleteUser, getUser, updateUserById } from '../services/users';
+import { currentLogin } from '../services/access/sessions';
+import { createUser, deleteUser, getUser, updateUserById } from '../services/directory/users';
 import { errorExamples } from './examples';
 import { email, password, personName, username } from './inputs';
 

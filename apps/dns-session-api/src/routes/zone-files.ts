@@ -6,7 +6,7 @@ import { defineRoute, type AnyRoute } from '../http/route';
 import { idNumber, idParams, idString } from '../http/schemas';
 import { textPieces } from '../dns';
 import { zoneSchema } from '../serialize-zones';
-import { exportZoneFile, importZoneFile } from '../services/zone-files';
+import { exportZoneFile, importZoneFile } from '../services/zones/zone-files';
 import { plainText } from './dns-inputs';
 import { errorExamples } from './examples';
 

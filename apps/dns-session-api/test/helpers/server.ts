@@ -8,8 +8,8 @@ import { buildDeps, type Deps } from '../../src/deps';
 import { type Clock } from '../../src/clock';
 import { close, listen, urlOf } from '../../src/http/server';
 import { insertGroup } from '../../src/queries/groups';
-import { createUserWithGroup } from '../../src/services/bootstrap';
-import { hashPassword } from '../../src/services/passwords';
+import { createUserWithGroup } from '../../src/services/directory/bootstrap';
+import { hashPassword } from '../../src/services/access/passwords';
 import { insertUser } from '../../src/queries/users';
 import { CookieClient } from './client';
 

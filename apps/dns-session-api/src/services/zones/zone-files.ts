@@ -3,16 +3,16 @@
 // bad line (every one is reported) rolls it all back, so nothing is written. Apex NS records naming a nameserver
 // the caller may use become assignments (so NS keep deriving from nameservers); others stay ordinary records.
 import { isUniqueViolation } from '@keyzone/db';
-import type { Deps } from '../deps';
-import { derivedRecords, exportZoneInSlices, importZone, normalizeName, SOA_DEFAULTS, type ZoneRecord } from '../dns';
-import { notFound } from '../errors';
-import { insertRecordCreateEntries } from '../queries/audit';
+import type { Deps } from '../../deps';
+import { derivedRecords, exportZoneInSlices, importZone, normalizeName, SOA_DEFAULTS, type ZoneRecord } from '../../dns';
+import { notFound } from '../../errors';
+import { insertRecordCreateEntries } from '../../queries/audit';
 import { assertRecordQuota, assertZoneQuota } from './quotas';
-import { findLiveNameserversByName } from '../queries/nameservers';
-import { deleteZoneRecordsLike, findLiveZoneRecords, insertZoneRecords } from '../queries/zone-records';
-import { findZoneById, findZoneNameservers, insertZone, replaceZoneNameservers, updateZone, type ZoneRow } from '../queries/zones';
-import { idsOf, serializeZone, type Zone } from '../serialize-zones';
-import type { Caller } from './caller';
+import { findLiveNameserversByName } from '../../queries/nameservers';
+import { deleteZoneRecordsLike, findLiveZoneRecords, insertZoneRecords } from '../../queries/zone-records';
+import { findZoneById, findZoneNameservers, insertZone, replaceZoneNameservers, updateZone, type ZoneRow } from '../../queries/zones';
+import { idsOf, serializeZone, type Zone } from '../../serialize-zones';
+import type { Caller } from '../access/caller';
 import { assertGroupAccess, assertGroupUsableForNewObject, canUseNameserverOf } from './dns-access';
 import { invalidZoneFile } from './dns-errors';
 import { toZoneRecord } from './zone-rules';

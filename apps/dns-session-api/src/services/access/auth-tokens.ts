@@ -13,10 +13,10 @@
 // The caller then has that DNS user's permissions. Every refusal is the same 401 to the client.
 import { requireUser, type RequireUserMiddleware } from '@keyzone/tokens';
 import type { DnsConfig } from '@keyzone/config';
-import type { Clock } from '../clock';
-import { ApiError, MESSAGES } from '../errors';
-import type { Db } from '../queries/db';
-import { deleteLinksToGoneUsers, findLinkedUser, findLiveUserIdsByEmail, insertUserIdentity } from '../queries/user-identities';
+import type { Clock } from '../../clock';
+import { ApiError, MESSAGES } from '../../errors';
+import type { Db } from '../../queries/db';
+import { deleteLinksToGoneUsers, findLinkedUser, findLiveUserIdsByEmail, insertUserIdentity } from '../../queries/user-identities';
 import type { Caller } from './caller';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

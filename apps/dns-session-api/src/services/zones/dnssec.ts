@@ -3,13 +3,13 @@
 // zone's registrar, computed from those keys (SHA-256 and SHA-384).
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { Deps } from '../deps';
-import { dsRecords, keyTag, normalizeName, parseDnskey, type Dnskey } from '../dns';
-import { notFound } from '../errors';
-import { powerDnsCryptokeys } from '../publishing/powerdns';
-import { findZoneById, findZoneNameservers } from '../queries/zones';
-import type { Caller } from './caller';
-import { assertGroupAccess } from './permissions';
+import type { Deps } from '../../deps';
+import { dsRecords, keyTag, normalizeName, parseDnskey, type Dnskey } from '../../dns';
+import { notFound } from '../../errors';
+import { powerDnsCryptokeys } from '../../publishing/powerdns';
+import { findZoneById, findZoneNameservers } from '../../queries/zones';
+import type { Caller } from '../access/caller';
+import { assertGroupAccess } from '../directory/permissions';
 
 export interface DnssecKeyWire {
   key_tag: number;

@@ -1,11 +1,11 @@
 // Linking auth-server users to DNS users (issue 20): administrators link, list and unlink, for users of their
 // group subtree; a user may list their own links.
-import type { Deps } from '../deps';
-import { conflict, notFound } from '../errors';
-import { findUserById } from '../queries/users';
-import { deleteUserIdentity, insertUserIdentity, listUserIdentities, type UserIdentityRow } from '../queries/user-identities';
+import type { Deps } from '../../deps';
+import { conflict, notFound } from '../../errors';
+import { findUserById } from '../../queries/users';
+import { deleteUserIdentity, insertUserIdentity, listUserIdentities, type UserIdentityRow } from '../../queries/user-identities';
 import type { Caller } from './caller';
-import { assertAdmin, assertGroupAccess } from './permissions';
+import { assertAdmin, assertGroupAccess } from '../directory/permissions';
 
 async function liveUserInReach(deps: Deps, caller: Caller, userId: number): Promise<void> {
   const user = await findUserById(deps.db, userId);

@@ -1,5 +1,5 @@
-import type { Db } from '../queries/db';
-import type { Caller } from './caller';
+import type { Db } from '../../queries/db';
+import type { Caller } from '../access/caller';
 
 // Services that change users or groups call deps.audit.record(trx, ...) inside their transaction, after the
 // write, with the row before and after. The audit history itself (table, queries, GET .../history) belongs to

@@ -1,12 +1,12 @@
 // Who may touch which DNS object: zones, their records and nameservers belong to a group, and a user reads
 // and writes those of their own group and the groups below it (as for users and groups). Nameservers of the
 // groups above are usable (assignable to zones, readable) but not writable: a parent operates them.
-import { forbidden, notFound } from '../errors';
-import type { Db } from '../queries/db';
-import { findGroupForShare, findSubtreeGroupIds } from '../queries/group-tree';
-import { isInSubtree } from '../queries/groups';
-import type { Caller } from './caller';
-import { assertGroupAccess } from './permissions';
+import { forbidden, notFound } from '../../errors';
+import type { Db } from '../../queries/db';
+import { findGroupForShare, findSubtreeGroupIds } from '../../queries/group-tree';
+import { isInSubtree } from '../../queries/groups';
+import type { Caller } from '../access/caller';
+import { assertGroupAccess } from '../directory/permissions';
 
 export { assertGroupAccess };
 

@@ -3,14 +3,14 @@
 // names matching patterns (`_acme-challenge.*`) and only given types (TXT). The token is shown once and kept as its
 // SHA-256. A request with it acts as its owner, narrowed to the scope; the history names the token.
 import { createHash, randomBytes } from 'node:crypto';
-import type { Deps } from '../deps';
-import { badRequest, notFound } from '../errors';
-import { isRecordType } from '../dns';
-import { findTokenInForce, insertApiToken, listApiTokens, revokeApiToken, touchApiToken, type ApiTokenRow } from '../queries/api-tokens';
-import { findUserById } from '../queries/users';
-import { findZoneById } from '../queries/zones';
+import type { Deps } from '../../deps';
+import { badRequest, notFound } from '../../errors';
+import { isRecordType } from '../../dns';
+import { findTokenInForce, insertApiToken, listApiTokens, revokeApiToken, touchApiToken, type ApiTokenRow } from '../../queries/api-tokens';
+import { findUserById } from '../../queries/users';
+import { findZoneById } from '../../queries/zones';
 import type { Caller } from './caller';
-import { assertAdmin, assertGroupAccess } from './permissions';
+import { assertAdmin, assertGroupAccess } from '../directory/permissions';
 
 /** Tokens start with this, so a leaked one is recognisable (secret scanners) and never mistaken for a JWT. */
 export const TOKEN_PREFIX = 'kzdns_';

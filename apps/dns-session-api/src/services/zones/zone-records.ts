@@ -1,17 +1,17 @@
 // Zone records: owner relative or absolute (stored absolute), per-type RDATA checked by the type module,
 // zone rules checked against the zone's current records inside the transaction that holds the zone row
 // lock; each change advances the zone's serial and writes an audit entry.
-import type { Deps } from '../deps';
-import { fieldError, isInZone, validateRecord, type ZoneRecord } from '../dns';
-import { notFound } from '../errors';
-import type { Db } from '../queries/db';
+import type { Deps } from '../../deps';
+import { fieldError, isInZone, validateRecord, type ZoneRecord } from '../../dns';
+import { notFound } from '../../errors';
+import type { Db } from '../../queries/db';
 import {
   findRecordsNear, findZoneRecordById, findZoneRecords, insertZoneRecord, updateZoneRecord,
   RECORD_SORT_COLUMNS, type RecordListFilter, type ZoneRecordRow,
-} from '../queries/zone-records';
-import { findZoneById, findZoneNameservers, type ZoneRow } from '../queries/zones';
-import { serializeZoneRecord, type ZoneRecordWire } from '../serialize-zones';
-import type { Caller } from './caller';
+} from '../../queries/zone-records';
+import { findZoneById, findZoneNameservers, type ZoneRow } from '../../queries/zones';
+import { serializeZoneRecord, type ZoneRecordWire } from '../../serialize-zones';
+import type { Caller } from '../access/caller';
 import { assertGroupAccess } from './dns-access';
 import { invalidInput } from './dns-errors';
 import { checkRecordChange, rrsetTtl, toZoneRecord } from './zone-rules';

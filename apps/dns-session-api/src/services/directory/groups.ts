@@ -1,12 +1,12 @@
 import { isUniqueViolation } from '@keyzone/db';
-import type { Deps } from '../deps';
-import { badRequest, conflict, forbidden, notFound } from '../errors';
-import { findSubtreeGroupIds } from '../queries/group-tree';
-import { countLiveMembers, findGroupById, insertGroup, isInSubtree, listGroupsByIds, listSubgroups, updateGroup, type GroupRow } from '../queries/groups';
-import { insertUser, listUsersInGroup, listUsersInGroups, type UserRow } from '../queries/users';
-import { serializeGroup, serializeUser } from '../serialize';
-import { hashPassword } from './passwords';
-import type { Caller } from './caller';
+import type { Deps } from '../../deps';
+import { badRequest, conflict, forbidden, notFound } from '../../errors';
+import { findSubtreeGroupIds } from '../../queries/group-tree';
+import { countLiveMembers, findGroupById, insertGroup, isInSubtree, listGroupsByIds, listSubgroups, updateGroup, type GroupRow } from '../../queries/groups';
+import { insertUser, listUsersInGroup, listUsersInGroups, type UserRow } from '../../queries/users';
+import { serializeGroup, serializeUser } from '../../serialize';
+import { hashPassword } from '../access/passwords';
+import type { Caller } from '../access/caller';
 import { assertAdmin, assertGroupAccess } from './permissions';
 
 export interface GroupUpdate {

@@ -2,9 +2,9 @@
 // group, with who, when, and the object's wire shape before and after. `dbAudit` is the AuditHook that
 // deps.audit carries, so the user and group services record through the same table; it writes inside the
 // caller's transaction, so a change and its history entry commit or roll back together.
-import type { Clock } from '../clock';
-import { insertAuditEntry } from '../queries/audit';
-import type { Db } from '../queries/db';
+import type { Clock } from '../../clock';
+import { insertAuditEntry } from '../../queries/audit';
+import type { Db } from '../../queries/db';
 import type { AuditEntry, AuditHook } from './audit-hook';
 
 export function createDbAudit(clock: Clock): AuditHook {

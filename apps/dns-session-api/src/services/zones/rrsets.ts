@@ -1,18 +1,18 @@
 // Zones as RRsets for the PowerDNS-compatible API (issue 32): the zones and RRsets an API token may see, and a PATCH
 // of RRsets (REPLACE / DELETE) applied as ordinary Keyzone changes: one transaction with the zone row locked, each
 // record through the zone rules, one serial bump, a history entry per record naming the token, publish jobs queued.
-import type { Deps } from '../deps';
+import type { Deps } from '../../deps';
 import {
   isInZone, isRecordType, normalizeName, rdataFromBind, rdataKey, rrsetsOf, validateRecord, type PowerDnsRRset, type ZoneRecord,
-} from '../dns';
-import { tokenize } from '../dns/bind/tokenize';
-import type { Db } from '../queries/db';
-import { findSubtreeGroupIds } from '../queries/group-tree';
-import { findLiveZoneRecords, findRecordsNear, insertZoneRecord, updateZoneRecord, type ZoneRecordRow } from '../queries/zone-records';
-import { findLiveZoneByName, findLiveZonesInGroups, findZoneNameservers, type ZoneRow } from '../queries/zones';
-import { serializeZoneRecord } from '../serialize-zones';
-import { inScope, type TokenCaller } from './api-tokens';
-import { assertGroupAccess } from './permissions';
+} from '../../dns';
+import { tokenize } from '../../dns/bind/tokenize';
+import type { Db } from '../../queries/db';
+import { findSubtreeGroupIds } from '../../queries/group-tree';
+import { findLiveZoneRecords, findRecordsNear, insertZoneRecord, updateZoneRecord, type ZoneRecordRow } from '../../queries/zone-records';
+import { findLiveZoneByName, findLiveZonesInGroups, findZoneNameservers, type ZoneRow } from '../../queries/zones';
+import { serializeZoneRecord } from '../../serialize-zones';
+import { inScope, type TokenCaller } from '../access/api-tokens';
+import { assertGroupAccess } from '../directory/permissions';
 import { assertRecordQuota } from './quotas';
 import { checkRecordChange, toZoneRecord } from './zone-rules';
 import { bumpSerial, lockZoneForChange } from './zones';

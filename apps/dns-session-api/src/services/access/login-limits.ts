@@ -3,8 +3,8 @@
 // login_attempts_per_client / login_attempts_per_account per 5 minutes, then 429 with Retry-After. The account
 // key is the name as typed, looked up nowhere, so known and unknown users get the same answer at the same cost.
 import { pruneBuckets, takeBucketTokens } from '@keyzone/db';
-import type { Deps } from '../deps';
-import { ApiError } from '../errors';
+import type { Deps } from '../../deps';
+import { ApiError } from '../../errors';
 
 const WINDOW_SECONDS = 300;
 const TABLE = 'dns.rate_limit_buckets';

@@ -1,7 +1,7 @@
 // Turns DNS rule violations into the service's 400: the message names each field and rule (in every
 // environment: these describe the caller's data, not the server), and `errors` lists them for programs.
-import type { FieldError, LineError } from '../dns';
-import { badRequest } from '../errors';
+import type { FieldError, LineError } from '../../dns';
+import { badRequest } from '../../errors';
 
 export function invalidInput(what: string, errors: readonly FieldError[]) {
   const list = errors.map((e) => `${e.field} (${e.rule}): ${e.message}`).join('; ');

@@ -1,4 +1,4 @@
-import type { UserRow } from '../queries/users';
+import type { UserRow } from '../../queries/users';
 
 /** Who is asking: the signed-in user as the session store loaded them (fresh from the database each request). */
 export interface Caller {

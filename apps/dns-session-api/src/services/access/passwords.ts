@@ -2,7 +2,7 @@ import { createHmac, pbkdf2, randomBytes } from 'node:crypto';
 import { constantTimeEqual } from '@keyzone/tokens';
 import { promisify } from 'node:util';
 import bcrypt from 'bcrypt';
-import type { PasswordScheme } from '../queries/users';
+import type { PasswordScheme } from '../../queries/users';
 
 const pbkdf2Async = promisify(pbkdf2);
 

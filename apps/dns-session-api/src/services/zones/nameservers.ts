@@ -1,15 +1,15 @@
 import { isUniqueViolation } from '@keyzone/db';
-import type { Deps } from '../deps';
-import { canonicalIpv6, checkHostName, checkName, isIpv4, normalizeName, checkTtl, fieldError, nextSerial, type FieldError, type NameserverExportType } from '../dns';
-import { conflict, notFound } from '../errors';
-import { findAncestorGroupIds } from '../queries/group-tree';
+import type { Deps } from '../../deps';
+import { canonicalIpv6, checkHostName, checkName, isIpv4, normalizeName, checkTtl, fieldError, nextSerial, type FieldError, type NameserverExportType } from '../../dns';
+import { conflict, notFound } from '../../errors';
+import { findAncestorGroupIds } from '../../queries/group-tree';
 import {
   countLiveZonesOfNameserver, findNameserverById, findNameservers, insertNameserver, updateNameserver,
   type NameserverRow, type NameserverValues,
-} from '../queries/nameservers';
-import { findZoneById, findZoneNameservers, findZonesOfNameserverForUpdate, updateZone } from '../queries/zones';
-import { serializeNameserver } from '../serialize-zones';
-import type { Caller } from './caller';
+} from '../../queries/nameservers';
+import { findZoneById, findZoneNameservers, findZonesOfNameserverForUpdate, updateZone } from '../../queries/zones';
+import { serializeNameserver } from '../../serialize-zones';
+import type { Caller } from '../access/caller';
 import { assertGroupAccess, assertGroupUsableForNewObject, assertNameserverUsable, listScope } from './dns-access';
 import { invalidInput } from './dns-errors';
 import { checkNameserverChange } from './zone-rules';

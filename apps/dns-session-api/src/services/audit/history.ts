@@ -1,14 +1,14 @@
 // Reading the audit history of a zone (its own entries and its records') and of one record. Readable
 // whenever the object is, deleted or not: the history of a deleted zone is what one asks for.
-import type { Deps } from '../deps';
-import { notFound } from '../errors';
-import { findAuditEntries } from '../queries/audit';
-import { findNameserverById } from '../queries/nameservers';
-import { findZoneById } from '../queries/zones';
-import { serializeAuditEntry, type AuditEntryWire } from '../serialize-zones';
-import type { Caller } from './caller';
-import { assertGroupAccess } from './dns-access';
-import { assertRecordReadable } from './zone-records';
+import type { Deps } from '../../deps';
+import { notFound } from '../../errors';
+import { findAuditEntries } from '../../queries/audit';
+import { findNameserverById } from '../../queries/nameservers';
+import { findZoneById } from '../../queries/zones';
+import { serializeAuditEntry, type AuditEntryWire } from '../../serialize-zones';
+import type { Caller } from '../access/caller';
+import { assertGroupAccess } from '../zones/dns-access';
+import { assertRecordReadable } from '../zones/zone-records';
 
 interface Page {
   limit: number;

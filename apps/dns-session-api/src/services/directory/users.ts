@@ -1,12 +1,12 @@
 import { isUniqueViolation } from '@keyzone/db';
-import type { Deps } from '../deps';
-import { conflict, forbidden, notFound } from '../errors';
-import { findGroupById } from '../queries/groups';
-import { deleteSessionsOfUser } from '../queries/sessions';
-import { findUserById, findUserWithAccess, insertUser, updateUser, type UserChanges, type UserRow } from '../queries/users';
-import { auditUser } from '../serialize';
-import type { Caller } from './caller';
-import { hashPassword } from './passwords';
+import type { Deps } from '../../deps';
+import { conflict, forbidden, notFound } from '../../errors';
+import { findGroupById } from '../../queries/groups';
+import { deleteSessionsOfUser } from '../../queries/sessions';
+import { findUserById, findUserWithAccess, insertUser, updateUser, type UserChanges, type UserRow } from '../../queries/users';
+import { auditUser } from '../../serialize';
+import type { Caller } from '../access/caller';
+import { hashPassword } from '../access/passwords';
 import { assertAdmin, assertGroupAccess, OUTSIDE_SUBTREE } from './permissions';
 
 export interface NewUser {

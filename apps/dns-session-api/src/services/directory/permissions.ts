@@ -1,7 +1,7 @@
-import { forbidden } from '../errors';
-import type { Db } from '../queries/db';
-import { isInSubtree } from '../queries/groups';
-import type { Caller } from './caller';
+import { forbidden } from '../../errors';
+import type { Db } from '../../queries/db';
+import { isInSubtree } from '../../queries/groups';
+import type { Caller } from '../access/caller';
 
 // The permission model (NicTool stores permissions but never checks them; here they are enforced):
 // - a user reads and writes only objects whose group is their own group or lies below it;

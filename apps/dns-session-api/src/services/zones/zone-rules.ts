@@ -1,11 +1,11 @@
 // Zone rules applied to one change (a record added, changed, removed or restored) inside the change's
 // transaction, with the zone row locked: the records the change can interact with are loaded, the zone
 // checker runs on them before and after the change, and any violation the change introduces is a 400.
-import { checkZone, zoneFileRecords, type ZoneError, type ZoneRecord } from '../dns';
-import type { Db } from '../queries/db';
-import type { NameserverRow } from '../queries/nameservers';
-import { findRecordsNear, type ZoneRecordRow } from '../queries/zone-records';
-import type { ZoneRow } from '../queries/zones';
+import { checkZone, zoneFileRecords, type ZoneError, type ZoneRecord } from '../../dns';
+import type { Db } from '../../queries/db';
+import type { NameserverRow } from '../../queries/nameservers';
+import { findRecordsNear, type ZoneRecordRow } from '../../queries/zone-records';
+import type { ZoneRow } from '../../queries/zones';
 import { invalidInput } from './dns-errors';
 
 export function toZoneRecord(row: ZoneRecordRow): ZoneRecord {

@@ -4,9 +4,9 @@
 // deadlock with a nameserver's deletion, which locks in the other order), record counts under the zone's row
 // lock (lockZoneForChange), so two requests at once cannot both take the last place.
 import { sql } from 'kysely';
-import type { Deps } from '../deps';
-import { ApiError } from '../errors';
-import type { Db } from '../queries/db';
+import type { Deps } from '../../deps';
+import { ApiError } from '../../errors';
+import type { Db } from '../../queries/db';
 
 /** pg_advisory_xact_lock(int4, int4) class of the zones-per-group count ("kzq"). */
 const ZONE_QUOTA_LOCK = 0x6b7a71;

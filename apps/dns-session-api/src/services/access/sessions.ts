@@ -1,8 +1,8 @@
-import type { Deps } from '../deps';
-import { ApiError, invalidCredentials, notFound } from '../errors';
-import { findGroupById } from '../queries/groups';
-import { nextSessionId } from '../queries/sessions';
-import { findLoginUser, findUserById, upgradePasswordHash, type UserRow } from '../queries/users';
+import type { Deps } from '../../deps';
+import { ApiError, invalidCredentials, notFound } from '../../errors';
+import { findGroupById } from '../../queries/groups';
+import { nextSessionId } from '../../queries/sessions';
+import { findLoginUser, findUserById, upgradePasswordHash, type UserRow } from '../../queries/users';
 import type { Caller } from './caller';
 import { DummyPasswordCheck, hashPassword, verifyPassword } from './passwords';
 

@@ -1,9 +1,9 @@
 import { isUniqueViolation } from '@keyzone/db';
-import type { Deps } from '../deps';
-import { conflict } from '../errors';
-import { findLiveRootGroupByName, insertGroup, type GroupRow } from '../queries/groups';
-import { insertUser, type UserRow } from '../queries/users';
-import { hashPassword } from './passwords';
+import type { Deps } from '../../deps';
+import { conflict } from '../../errors';
+import { findLiveRootGroupByName, insertGroup, type GroupRow } from '../../queries/groups';
+import { insertUser, type UserRow } from '../../queries/users';
+import { hashPassword } from '../access/passwords';
 
 export interface BootstrapUser {
   group: string;

@@ -1,18 +1,18 @@
 // Zones: the SOA lives in the zone row (RFC 1912 defaults), NS records derive from the assigned nameservers,
 // and the serial (YYYYMMDDnn) advances on every change of the zone or its records.
 import { isUniqueViolation } from '@keyzone/db';
-import type { Deps } from '../deps';
-import { checkName, checkTtl, derivedRecords, fieldError, mailboxToRname, MAX_SERIAL, nextSerial, normalizeName, SOA_DEFAULTS, type FieldError } from '../dns';
-import { conflict, notFound } from '../errors';
-import type { Db } from '../queries/db';
-import { groupSignsNewZones } from '../queries/groups';
-import { findLiveNameserversByIds, type NameserverRow } from '../queries/nameservers';
+import type { Deps } from '../../deps';
+import { checkName, checkTtl, derivedRecords, fieldError, mailboxToRname, MAX_SERIAL, nextSerial, normalizeName, SOA_DEFAULTS, type FieldError } from '../../dns';
+import { conflict, notFound } from '../../errors';
+import type { Db } from '../../queries/db';
+import { groupSignsNewZones } from '../../queries/groups';
+import { findLiveNameserversByIds, type NameserverRow } from '../../queries/nameservers';
 import {
   findZoneById, findZoneNameservers, findZones, insertZone, replaceZoneNameservers, updateZone,
   ZONE_SORT_COLUMNS, type ZoneListFilter, type ZoneRow, type ZoneValues,
-} from '../queries/zones';
-import { idsOf, serializeZone, type Zone } from '../serialize-zones';
-import type { Caller } from './caller';
+} from '../../queries/zones';
+import { idsOf, serializeZone, type Zone } from '../../serialize-zones';
+import type { Caller } from '../access/caller';
 import { assertGroupAccess, assertGroupUsableForNewObject, assertNameserverUsable, listRoot } from './dns-access';
 import { invalidInput } from './dns-errors';
 import { assertZoneQuota } from './quotas';
