@@ -1,0 +1,2 @@
+export { chromiumPath, launchBrowser } from './browser';
+export { seriousAccessibilityViolations, type AccessibilityViolation } from './accessibility';
