@@ -169,6 +169,8 @@ export interface DnsPublishJobsTable {
   attempts: Generated<number>;
   next_attempt_at: Generated<Date>;
   last_error: string | null;
+  rrsets: string[] | null;                   // "<owner> <type>" the change touched; null = the whole zone (202611280100)
+  lease_until: Date | null;                  // claimed by a publisher until then (202611280100)
 }
 
 export interface DnsPublishStatusTable {
@@ -178,9 +180,18 @@ export interface DnsPublishStatusTable {
   last_error_at: Date | null;
 }
 
+/** What a nameserver was last given of a zone (migration 202611280100_publish_isolation). */
+export interface DnsPublishZoneStateTable {
+  nameserver_id: number;
+  zone_id: number;
+  serial: ColumnType<string, number | string, number | string>;
+  published_at: Date;
+}
+
 export interface DnsDatabase {
   'dns.publish_jobs': DnsPublishJobsTable;
   'dns.publish_status': DnsPublishStatusTable;
+  'dns.publish_zone_state': DnsPublishZoneStateTable;
 }
 
 // --- shared login limits (migration 202611260200_rate_limit_buckets) ---

@@ -16,6 +16,7 @@ import * as m202611260200 from './202611260200_rate_limit_buckets';
 import * as m202611270100 from './202611270100_api_tokens';
 import * as m202611270200 from './202611270200_dnssec';
 import * as m202611270300 from './202611270300_nsec3';
+import * as m202611280100 from './202611280100_publish_isolation';
 
 export const dnsMigrations: ReadonlyArray<readonly [string, Migration]> = [
   ['202611230300_create_schema', m202611230300],
@@ -32,6 +33,7 @@ export const dnsMigrations: ReadonlyArray<readonly [string, Migration]> = [
   ['202611270100_api_tokens', m202611270100],
   ['202611270200_dnssec', m202611270200],
   ['202611270300_nsec3', m202611270300],
+  ['202611280100_publish_isolation', m202611280100],
 ];
 
 export const dnsMigrationProvider: MigrationProvider = {
