@@ -2,13 +2,14 @@ export type {
   AuthConfig, ApiConfig, DbConfig, LogConfig, JwtConfig, Jwk, ProviderConfig, ExternalConfig, PasswordConfig,
   CaptchaConfig, SecurityConfig, RateLimitConfig, SmtpConfig, MailerConfig, SmsConfig, MfaConfig, TracingConfig,
   MetricsConfig, ProviderName, MailKind, NotificationKind, SmsProviderName, LogLevel, CaptchaProviderName,
-  HookName, HookTarget, HooksConfig, SamlConfig, WebAuthnConfig,
+  HookName, HookTarget, HooksConfig, SamlConfig, WebAuthnConfig, OAuthServerConfig,
 } from './auth/schema';
 export {
   PROVIDER_NAMES, MAIL_KINDS, NOTIFICATION_KINDS, SMS_PROVIDERS, LOG_LEVELS, CAPTCHA_PROVIDERS,
 } from './auth/schema';
 export { loadAuthConfig, type LoadAuthConfigOptions } from './auth/load';
 export { DEFAULT_SUBJECTS } from './auth/schema-email';
+export { OAUTH_SCOPES } from './auth/schema-oauth-server';
 
 export type { DnsConfig, DnsEnvironment } from './dns/schema';
 export { DNS_ENVIRONMENTS, DEFAULT_DEV_SESSION_SECRET } from './dns/schema';

@@ -15,6 +15,7 @@ import { readHooks } from './schema-hooks';
 import { readMfa } from './schema-mfa';
 import { readSaml } from './schema-saml';
 import { readWebAuthn } from './schema-webauthn';
+import { checkOAuthServerSigningKey, readOAuthServer } from './schema-oauth-server';
 import { readMetrics, readTracing } from './schema-observability';
 
 export interface LoadAuthConfigOptions {
@@ -75,6 +76,7 @@ export function loadAuthConfig(options: LoadAuthConfigOptions = {}): AuthConfig 
     hooks: readHooks(r, options.production ?? false),
     saml: readSaml(r, api.externalUrl ?? ''),
     webauthn: readWebAuthn(r),
+    oauthServer: readOAuthServer(r),
   };
   if (options.production && !config.mailer.autoconfirm && !config.smtp.host && !config.hooks.sendEmail) {
     r.problem(
@@ -82,6 +84,7 @@ export function loadAuthConfig(options: LoadAuthConfigOptions = {}): AuthConfig 
         '(sign-up confirmations, recoveries and magic links are sent by mail), or a send email hook (HOOK_SEND_EMAIL_*)',
     );
   }
+  checkOAuthServerSigningKey(r, config);
   if (r.problems.length > 0) throw new ConfigError(r.problems);
   return deepFreeze(config);
 }

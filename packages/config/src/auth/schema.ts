@@ -229,6 +229,16 @@ export interface SamlConfig {
   metadataRefreshSeconds: number;      // SAML_METADATA_REFRESH_PERIOD (Keyzone): metadata_url re-read when older, default 24h
 }
 
+/** Keyzone as an OAuth 2.1 / OpenID Connect authorization server (schema-oauth-server.ts). */
+export interface OAuthServerConfig {
+  enabled: boolean;                    // OAUTH_SERVER_ENABLED, default false; needs an asymmetric key in JWT_KEYS
+  allowDynamicRegistration: boolean;   // OAUTH_SERVER_ALLOW_DYNAMIC_REGISTRATION: RFC 7591 POST /oauth/clients/register, default false
+  authorizationPath: string | undefined; // OAUTH_SERVER_AUTHORIZATION_PATH on SITE_URL; unset = the auth server's own consent page
+  authorizationTtl: number;            // OAUTH_SERVER_AUTHORIZATION_TTL seconds (duration) to sign in and consent, default 10m
+  defaultScope: string;                // OAUTH_SERVER_DEFAULT_SCOPE when /oauth/authorize names none, default 'email'
+  rateLimitDynamicRegister: number;    // RATE_LIMIT_OAUTH_DYNAMIC_CLIENT_REGISTER per hour per client, default 10
+}
+
 export interface AuthConfig {
   siteUrl: string;                     // SITE_URL (required, URL)
   uriAllowList: string[];              // URI_ALLOW_LIST, comma-separated globs, default []
@@ -251,4 +261,5 @@ export interface AuthConfig {
   hooks: HooksConfig;
   saml: SamlConfig;
   webauthn: WebAuthnConfig;
+  oauthServer: OAuthServerConfig;
 }
