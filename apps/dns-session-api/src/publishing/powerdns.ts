@@ -1,7 +1,10 @@
-// PowerDNS Authoritative through its HTTP API (/api/v1/servers/<id>/zones): a zone is created with all its
-// RRsets, or brought up to date with one PATCH that REPLACEs every RRset it should have and DELETEs the
-// others; a removed zone is deleted. soa_edit_api is off, so the SOA serial is the zone's own (YYYYMMDDnn).
+// PowerDNS Authoritative through its HTTP API (/api/v1/servers/<id>/zones). A change is sent as the RRsets it
+// touched (REPLACE with their contents now, or DELETE) and the SOA, in one PATCH; the whole zone goes out only
+// when PowerDNS lacks it, or its serial is behind what Keyzone last gave it, or the zone itself changed: then it
+// is compared with what PowerDNS has and only the RRsets that differ are sent. A removed zone is deleted.
+// soa_edit_api is off, so the SOA serial is the zone's own (YYYYMMDDnn).
 import { normalizeName, rrsetsOf, type ExportZone, type PowerDnsRRset as RRset } from '../dns';
+import { rrsetKey } from './rrset-keys';
 
 export interface PowerDnsTarget {
   url: string;
@@ -13,6 +16,7 @@ export interface PowerDnsTarget {
 /**
  * RRsets per request: PowerDNS refuses bodies over webserver-max-bodysize (2 MB by default), so a large zone
  * goes in several PATCHes (its state between them is partly old, partly new: a few seconds for 50,000 records).
+ * The SOA goes in the last one, so the serial says the zone is complete only once it is.
  */
 const RRSETS_PER_REQUEST = 2000;
 
@@ -46,11 +50,59 @@ export interface Signing {
   nsec3: boolean;
 }
 
-export async function publishToPowerDns(target: PowerDnsTarget, zone: ExportZone, options: Signing = { dnssec: false, nsec3: false }): Promise<void> {
+const keyOf = (s: RRset) => rrsetKey(s.name, s.type);
+const zonePath = (name: string) => `/zones/${encodeURIComponent(name)}`;
+
+/** The SOA serial PowerDNS serves for the zone, or undefined when it does not have the zone. */
+export async function powerDnsSerial(target: PowerDnsTarget, zoneName: string): Promise<number | undefined> {
+  const name = normalizeName(zoneName);
+  const answer = await api(target, 'GET', `${zonePath(name)}?rrsets=false`);
+  if (answer.status === 404 || answer.status === 422) return undefined;
+  if (answer.status !== 200) throw failure(`could not read ${name}`, answer);
+  const serial = (answer.json as { serial?: unknown }).serial;
+  return typeof serial === 'number' ? serial : undefined;
+}
+
+/** PATCHes `changes` (SOA last) in requests of RRSETS_PER_REQUEST. */
+async function patch(target: PowerDnsTarget, name: string, changes: RRset[]): Promise<void> {
+  const soa = changes.filter((c) => c.type === 'SOA');
+  const ordered = [...changes.filter((c) => c.type !== 'SOA'), ...soa];
+  for (let i = 0; i < ordered.length; i += RRSETS_PER_REQUEST) {
+    const patched = await api(target, 'PATCH', zonePath(name), { rrsets: ordered.slice(i, i + RRSETS_PER_REQUEST) });
+    if (patched.status !== 204) throw failure(`refused the changes to ${name}`, patched);
+  }
+}
+
+/**
+ * Sends only `changed` RRsets ("<owner> <type>" keys) and the SOA: `zone` needs to hold just the records at
+ * those owners (and the zone's own NS and glue owners); a key with no records left is deleted.
+ */
+export async function patchPowerDnsRrsets(target: PowerDnsTarget, zone: ExportZone, changed: string[]): Promise<number> {
+  const name = normalizeName(zone.name);
+  const wanted = new Map((await rrsetsOf(zone)).map((s) => [keyOf(s), s]));
+  const changes: RRset[] = [];
+  for (const key of new Set([...changed, rrsetKey(name, 'SOA')])) {
+    const set = wanted.get(key);
+    if (set) {
+      changes.push({ ...set, changetype: 'REPLACE' });
+    } else {
+      const at = key.lastIndexOf(' ');
+      changes.push({ name: key.slice(0, at), type: key.slice(at + 1), changetype: 'DELETE' });
+    }
+  }
+  await patch(target, name, changes);
+  return changes.length;
+}
+
+const sameRrset = (a: RRset, b: RRset) =>
+  a.ttl === b.ttl && JSON.stringify((a.records ?? []).map((r) => r.content).sort()) === JSON.stringify((b.records ?? []).map((r) => r.content).sort());
+
+/** The whole zone: created if PowerDNS lacks it, else brought level with it; returns how many RRsets were sent. */
+export async function publishToPowerDns(target: PowerDnsTarget, zone: ExportZone, options: Signing = { dnssec: false, nsec3: false }): Promise<number> {
   const name = normalizeName(zone.name);
   const wanted = await rrsetsOf(zone);
-  const current = await api(target, 'GET', `/zones/${encodeURIComponent(name)}?rrsets=true`);
-  let existing: string[] = [];
+  const current = await api(target, 'GET', `${zonePath(name)}?rrsets=true`);
+  let existing = new Map<string, RRset>();
   if (current.status === 404 || current.status === 422) {
     // Created with its SOA; every RRset follows in the PATCHes below.
     // api_rectify: PowerDNS keeps the DNSSEC ordering data right after every API change of a signed zone.
@@ -59,21 +111,20 @@ export async function publishToPowerDns(target: PowerDnsTarget, zone: ExportZone
     });
     if (created.status !== 201) throw failure(`refused to create ${name}`, created);
   } else if (current.status === 200) {
-    existing = ((current.json as { rrsets?: RRset[] }).rrsets ?? []).map((s) => `${s.name} ${s.type}`);
+    existing = new Map(((current.json as { rrsets?: RRset[] }).rrsets ?? []).map((s) => [keyOf(s), s]));
   } else {
     throw failure(`could not read ${name}`, current);
   }
-  const keep = new Set(wanted.map((s) => `${s.name} ${s.type}`));
-  const deletes = existing.filter((key) => !keep.has(key)).map((key) => {
-    const [owner, type] = key.split(' ') as [string, string];
-    return { name: owner, type, changetype: 'DELETE' as const };
-  });
-  const changes: RRset[] = [...wanted.map((s) => ({ ...s, changetype: 'REPLACE' as const })), ...deletes];
-  for (let i = 0; i < changes.length; i += RRSETS_PER_REQUEST) {
-    const patched = await api(target, 'PATCH', `/zones/${encodeURIComponent(name)}`, { rrsets: changes.slice(i, i + RRSETS_PER_REQUEST) });
-    if (patched.status !== 204) throw failure(`refused the changes to ${name}`, patched);
+  const keep = new Set(wanted.map(keyOf));
+  const changes: RRset[] = wanted
+    .filter((s) => s.type === 'SOA' || !existing.has(keyOf(s)) || !sameRrset(s, existing.get(keyOf(s))!))
+    .map((s) => ({ ...s, changetype: 'REPLACE' as const }));
+  for (const [key, set] of existing) {
+    if (!keep.has(key)) changes.push({ name: set.name, type: set.type, changetype: 'DELETE' });
   }
+  await patch(target, name, changes);
   await applySigning(target, name, options);
+  return changes.length;
 }
 
 export interface PowerDnsCryptokey {

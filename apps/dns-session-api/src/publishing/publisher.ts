@@ -1,22 +1,29 @@
-// The publisher (issue 19): applies queued publish jobs (queue.ts) in order, per nameserver, to PowerDNS or to
-// zone files. One instance at a time across the service (a PostgreSQL advisory lock held for the run); it runs
-// after every request that may have queued something and every poll_seconds. A job applies the zone as it is
-// now, so a later job for the same zone and nameserver is then already done. A failure keeps the job (and every
-// later one for that nameserver) queued with exponential backoff up to max_retry_seconds, and is shown at
-// GET /nameserver/<id>/status.
-import { sql } from 'kysely';
+// The publisher (issues 19, 38): applies queued publish jobs (queue.ts) to PowerDNS or to zone files. Each
+// (nameserver, zone) is published on its own, in job order: a slow or failing zone holds back only its own later
+// changes, never another zone or another nameserver. Every instance publishes; a key is claimed with a lease
+// (queries/publish-jobs.ts), so two never publish the same key at once and a crashed claim is taken over once its
+// lease runs out. At most MAX_ACTIVE keys at once per instance, PER_NAMESERVER of them on one nameserver.
+// No transaction stays open across a call to a nameserver: what to publish is read in one short transaction,
+// the nameserver is called, and the result is recorded in another. A failure keeps the zone's jobs queued with
+// exponential backoff up to max_retry_seconds, shown at GET /nameserver/<id>/status.
 import type { DnsConfig } from '@keyzone/config';
 import type { Logger } from 'pino';
 import type { Clock } from '../clock';
 import type { Db } from '../queries/db';
 import { findNameserverById } from '../queries/nameservers';
-import { publishToPowerDns, removeFromPowerDns } from './powerdns';
-import { zoneSnapshot } from './snapshot';
+import {
+  claimPublishJobs, failPublishJob, finishPublishJobs, pendingChanges, publishedSerial, recordPublishedSerial, recordPublishStatus,
+  renewPublishLease, type ClaimedJob,
+} from '../queries/publish-jobs';
+import { patchPowerDnsRrsets, powerDnsSerial, publishToPowerDns, removeFromPowerDns } from './powerdns';
+import { zoneSnapshot, type ZoneSnapshot } from './snapshot';
 import { publishZoneFile, removeZoneFile } from './zone-files';
 
-/** pg_try_advisory_xact_lock key of the publisher ("kzpb"). */
-const LEADER_LOCK = 0x6b7a7062;
-const BATCH = 200;
+/** Keys published at once by one instance, and of them on one nameserver. */
+const MAX_ACTIVE = 16;
+const PER_NAMESERVER = 4;
+/** More changed RRsets than this: the whole zone is compared instead (one GET against thousands of reads). */
+const MAX_INCREMENTAL = 5000;
 
 export interface PublishStatus {
   nameserver_id: number;
@@ -31,14 +38,29 @@ export interface PublishStatus {
   failing_zones: Array<{ zone_id: number; zone: string | null; attempts: number; last_error: string | null; next_attempt_at: string | null }>;
 }
 
+/** What one publish of a key reads, in one short transaction. */
+interface PublishPlan {
+  exportType: string;
+  nameserverName: string;
+  lastId: string;
+  snapshot: ZoneSnapshot | undefined;
+  /** The RRsets to send (PowerDNS, incremental), or null for the whole zone. */
+  changed: string[] | null;
+  /** The serial Keyzone last gave this nameserver, if known. */
+  believedSerial: number | undefined;
+}
+
 export class Publisher {
   private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
+  private filling: Promise<void> | undefined;
   private again = false;
+  private stopped = false;
+  private readonly active = new Map<string, { nameserverId: number; done: Promise<void> }>();
 
   constructor(private readonly deps: { db: Db; config: DnsConfig; clock: Clock; log: Logger }) {}
 
   start(): void {
+    this.stopped = false;
     this.timer = setInterval(() => this.kick(), this.deps.config.publish.pollSeconds * 1000);
     this.timer.unref();
     this.kick();
@@ -47,19 +69,21 @@ export class Publisher {
   async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
-    await this.running;
+    this.stopped = true;
+    await this.idle();
   }
 
-  /** Runs soon; a run already going runs once more after it. */
+  /** Claims due jobs into free slots soon; a claim already going claims once more after it. */
   kick(): void {
-    if (this.running) {
+    if (this.stopped) return;
+    if (this.filling) {
       this.again = true;
       return;
     }
-    this.running = this.runOnce()
-      .catch((err: unknown) => this.deps.log.warn({ err }, 'publishing run failed'))
+    this.filling = this.fill()
+      .catch((err: unknown) => this.deps.log.warn({ err }, 'claiming publish jobs failed'))
       .finally(() => {
-        this.running = undefined;
+        this.filling = undefined;
         if (this.again) {
           this.again = false;
           this.kick();
@@ -67,72 +91,133 @@ export class Publisher {
       });
   }
 
-  /** Waits for the run in progress (tests). */
-  idle(): Promise<void> {
-    return this.running ?? Promise.resolve();
+  /** Waits until nothing is being claimed or published (tests, shutdown). */
+  async idle(): Promise<void> {
+    while (this.filling || this.active.size > 0) {
+      await Promise.all([this.filling, ...[...this.active.values()].map((a) => a.done)]);
+    }
   }
 
-  /** One pass over the due jobs, if this instance is the leader. */
+  /** One claim of due keys into this instance's free slots (tests call it through kick()). */
   async runOnce(): Promise<void> {
-    await this.deps.db.transaction().execute(async (trx) => {
-      const { rows } = await sql<{ ok: boolean }>`select pg_try_advisory_xact_lock(${LEADER_LOCK}) as ok`.execute(trx);
-      if (!rows[0]?.ok) return;
-      const jobs = await trx.selectFrom('dns.publish_jobs').selectAll().orderBy('id').limit(BATCH).execute();
-      // Jobs keep their order per zone and nameserver; a zone whose job fails (or waits for its retry) holds only
-      // its own later jobs, never other zones' (one bad zone once stopped publishing for the whole nameserver).
-      const held = new Set<string>();
-      for (const job of jobs) {
-        const key = `${job.nameserver_id}:${job.zone_id}`;
-        if (held.has(key)) continue;
-        const now = this.deps.clock.now();
-        if (new Date(job.next_attempt_at).getTime() > now.getTime()) {
-          held.add(key);
-          continue;
-        }
-        try {
-          await this.apply(trx, job.nameserver_id, job.zone_id);
-          await trx.deleteFrom('dns.publish_jobs')
-            .where('nameserver_id', '=', job.nameserver_id).where('zone_id', '=', job.zone_id).where('id', '<=', job.id).execute();
-          await this.recordStatus(trx, job.nameserver_id, { ok: true, at: now });
-        } catch (err) {
-          held.add(key);
-          const message = (err as Error).message.slice(0, 1000);
-          const wait = Math.min(this.deps.config.publish.maxRetrySeconds, 2 ** Math.min(job.attempts, 16));
-          await trx.updateTable('dns.publish_jobs')
-            .set({ attempts: job.attempts + 1, last_error: message, next_attempt_at: new Date(now.getTime() + wait * 1000) })
-            .where('id', '=', job.id).execute();
-          await this.recordStatus(trx, job.nameserver_id, { ok: false, at: now, error: message });
-          this.deps.log.warn({ nameserver: job.nameserver_id, zone: job.zone_id, err: message }, 'publishing failed; will retry');
-        }
+    this.kick();
+    await this.idle();
+  }
+
+  private leaseMs(): number {
+    return Math.max(60_000, 3 * this.deps.config.publish.timeoutSeconds * 1000);
+  }
+
+  private async fill(): Promise<void> {
+    const now = this.deps.clock.now();
+    const busy = new Map<number, number>();
+    for (const { nameserverId } of this.active.values()) busy.set(nameserverId, (busy.get(nameserverId) ?? 0) + 1);
+    const claimed = await claimPublishJobs(this.deps.db, {
+      now, leaseUntil: new Date(now.getTime() + this.leaseMs()), limit: MAX_ACTIVE - this.active.size,
+      slots: (id) => PER_NAMESERVER - (busy.get(id) ?? 0), skip: new Set(this.active.keys()),
+    });
+    for (const job of claimed) {
+      const key = `${job.nameserver_id}:${job.zone_id}`;
+      const done = this.publish(job).finally(() => {
+        this.active.delete(key);
+        this.kick();
+      });
+      this.active.set(key, { nameserverId: job.nameserver_id, done });
+    }
+  }
+
+  /** Publishes one claimed key; never throws (a failure is recorded on the job). */
+  private async publish(job: ClaimedJob): Promise<void> {
+    const { db, clock, log, config } = this.deps;
+    const renew = setInterval(() => {
+      renewPublishLease(db, job.id, new Date(clock.now().getTime() + this.leaseMs()))
+        .catch((err: unknown) => log.warn({ err }, 'renewing a publish lease failed'));
+    }, this.leaseMs() / 3);
+    try {
+      const plan = await this.plan(job);
+      if (!plan) return;
+      const serial = await this.apply(job, plan);
+      const at = clock.now();
+      await db.transaction().execute(async (trx) => {
+        await finishPublishJobs(trx, job.nameserver_id, job.zone_id, plan.lastId);
+        await recordPublishedSerial(trx, job.nameserver_id, job.zone_id, serial, at);
+        await recordPublishStatus(trx, job.nameserver_id, { ok: true, at });
+      });
+    } catch (err) {
+      const at = clock.now();
+      const message = (err as Error).message.slice(0, 1000);
+      const wait = Math.min(config.publish.maxRetrySeconds, 2 ** Math.min(job.attempts, 16));
+      try {
+        await db.transaction().execute(async (trx) => {
+          await failPublishJob(trx, job.id, { attempts: job.attempts + 1, error: message, nextAttemptAt: new Date(at.getTime() + wait * 1000) });
+          await recordPublishStatus(trx, job.nameserver_id, { ok: false, at, error: message });
+        });
+      } catch (recordErr) {
+        // The lease runs out and the key is tried again.
+        log.warn({ err: recordErr }, 'recording a publish failure failed');
       }
+      log.warn({ nameserver: job.nameserver_id, zone: job.zone_id, err: message }, 'publishing failed; will retry');
+    } finally {
+      clearInterval(renew);
+    }
+  }
+
+  /** Reads what to publish, in one short read-only transaction (the jobs and the zone from the same snapshot). */
+  private async plan(job: ClaimedJob): Promise<PublishPlan | undefined> {
+    return this.deps.db.transaction().setIsolationLevel('repeatable read').execute(async (trx) => {
+      const nameserver = await findNameserverById(trx, job.nameserver_id);
+      const pending = await pendingChanges(trx, job.nameserver_id, job.zone_id);
+      if (!nameserver || !pending) return undefined;
+      const believedSerial = await publishedSerial(trx, job.nameserver_id, job.zone_id);
+      const incremental = nameserver.export_type === 'powerdns' && pending.rrsets !== null && pending.rrsets.length <= MAX_INCREMENTAL && believedSerial !== undefined;
+      const owners = incremental ? pending.rrsets!.map((key) => key.slice(0, key.lastIndexOf(' '))) : undefined;
+      const snapshot = await zoneSnapshot(trx, job.zone_id, job.nameserver_id, owners);
+      return {
+        exportType: nameserver.export_type, nameserverName: nameserver.name, lastId: pending.lastId, snapshot,
+        changed: incremental ? pending.rrsets : null, believedSerial,
+      };
     });
   }
 
-  private async apply(trx: Db, nameserverId: number, zoneId: number): Promise<void> {
-    const nameserver = await findNameserverById(trx, nameserverId);
-    const snapshot = await zoneSnapshot(trx, zoneId, nameserverId);
-    if (!nameserver || !snapshot) return;
+  /** Calls the nameserver; the serial it now serves (undefined: it no longer has the zone). */
+  private async apply(job: ClaimedJob, plan: PublishPlan): Promise<number | undefined> {
+    const { snapshot } = plan;
+    if (!snapshot) return undefined;
     const { publish } = this.deps.config;
     const timeoutMs = publish.timeoutSeconds * 1000;
-    if (nameserver.export_type === 'powerdns') {
-      const settings = publish.powerdns[nameserver.name];
-      if (!settings) throw new Error(`publish.yml has no powerdns settings for ${nameserver.name}`);
+    const signing = { dnssec: snapshot.dnssec, nsec3: snapshot.nsec3 };
+    if (plan.exportType === 'powerdns') {
+      const settings = publish.powerdns[plan.nameserverName];
+      if (!settings) throw new Error(`publish.yml has no powerdns settings for ${plan.nameserverName}`);
       const target = { ...settings, timeoutMs };
-      if (snapshot.zone) await publishToPowerDns(target, snapshot.zone, { dnssec: snapshot.dnssec, nsec3: snapshot.nsec3 });
-      else await removeFromPowerDns(target, snapshot.name);
-      return;
+      if (!snapshot.zone) {
+        await removeFromPowerDns(target, snapshot.name);
+        return undefined;
+      }
+      if (plan.changed && plan.believedSerial !== undefined) {
+        const serial = await powerDnsSerial(target, snapshot.name);
+        if (serial !== undefined && serial >= plan.believedSerial) {
+          await patchPowerDnsRrsets(target, snapshot.zone, plan.changed);
+          return snapshot.serial;
+        }
+        this.deps.log.info({ nameserver: job.nameserver_id, zone: snapshot.name, serial, expected: plan.believedSerial }, 'PowerDNS is behind: publishing the whole zone');
+        // The whole zone, read now (short, no transaction): at least as new as the jobs this publish removes.
+        const full = await zoneSnapshot(this.deps.db, job.zone_id, job.nameserver_id);
+        if (!full?.zone) throw new Error(`${snapshot.name} changed while it was published; trying again`);
+        await publishToPowerDns(target, full.zone, { dnssec: full.dnssec, nsec3: full.nsec3 });
+        return full.serial;
+      }
+      await publishToPowerDns(target, snapshot.zone, signing);
+      return snapshot.serial;
     }
     if (!publish.zoneFiles) throw new Error('publish.yml has no zone_files settings');
     const target = { ...publish.zoneFiles, timeoutMs };
-    if (snapshot.zone) await publishZoneFile(target, snapshot.zone, { dnssec: snapshot.dnssec, nsec3: snapshot.nsec3 });
-    else await removeZoneFile(target, snapshot.name);
-  }
-
-  private async recordStatus(trx: Db, nameserverId: number, result: { ok: boolean; at: Date; error?: string }): Promise<void> {
-    const values = result.ok
-      ? { nameserver_id: nameserverId, last_success_at: result.at }
-      : { nameserver_id: nameserverId, last_error: result.error ?? '', last_error_at: result.at };
-    await trx.insertInto('dns.publish_status').values(values).onConflict((oc) => oc.column('nameserver_id').doUpdateSet(values)).execute();
+    if (!snapshot.zone) {
+      await removeZoneFile(target, snapshot.name);
+      return undefined;
+    }
+    await publishZoneFile(target, snapshot.zone, signing);
+    return snapshot.serial;
   }
 }
 

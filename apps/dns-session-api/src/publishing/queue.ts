@@ -1,11 +1,14 @@
 // Queueing publish jobs in the transaction of the change (an outbox): every zone or record change recorded in
 // the audit history queues a job for each nameserver that serves the zone, before or after the change (a
 // nameserver taken off a zone must drop it). Only nameservers the publisher can reach are queued: powerdns ones
-// with settings in publish.yml, and bind/nsd/knot when zone_files is configured.
+// with settings in publish.yml, and bind/nsd/knot when zone_files is configured. A record change's job names the
+// RRsets it touched ("<owner> <type>", before and after), so PowerDNS is sent only those; a change of the zone
+// itself (nameservers, SOA fields, signing, creation, import) names none: the whole zone goes out.
 import type { DnsConfig } from '@keyzone/config';
 import type { Clock } from '../clock';
 import type { Db } from '../queries/db';
 import type { AuditHook } from '../services/audit/audit-hook';
+import { rrsetKey } from './rrset-keys';
 
 export function publishableTypes(config: DnsConfig['publish']): string[] {
   const types: string[] = ['powerdns'];
@@ -35,12 +38,28 @@ function zoneIdOf(entry: Parameters<AuditHook['record']>[1]): number | undefined
   return undefined;
 }
 
+/** The RRsets a record change touched (its owner and type before and after); null for a zone change. */
+export function rrsetKeysOf(entry: Parameters<AuditHook['record']>[1]): string[] | null {
+  if (entry.objectType !== 'zone_record') return null;
+  const keys = new Set<string>();
+  for (const row of [entry.before, entry.after]) {
+    if (row && typeof row.owner === 'string' && typeof row.type === 'string') keys.add(rrsetKey(row.owner, row.type));
+  }
+  return keys.size > 0 ? [...keys] : null;
+}
+
 function nameserverIdsOf(snapshot: Record<string, unknown> | null): number[] {
   const ids = snapshot?.nameservers;
   return Array.isArray(ids) ? ids.filter((id): id is number => typeof id === 'number') : [];
 }
 
-export async function enqueuePublish(db: Db, config: DnsConfig['publish'], zoneId: number, now: Date, extraNameserverIds: number[] = []): Promise<void> {
+/**
+ * Queues the zone for every publishable nameserver serving it (and `extraNameserverIds`, which just lost it).
+ * `rrsets`: the RRset keys the change touched, or null for the whole zone.
+ */
+export async function enqueuePublish(
+  db: Db, config: DnsConfig['publish'], zoneId: number, now: Date, extraNameserverIds: number[] = [], rrsets: string[] | null = null,
+): Promise<void> {
   const assigned = await db.selectFrom('dns.zone_nameservers').select('nameserver_id').where('zone_id', '=', zoneId).execute();
   const ids = [...new Set([...assigned.map((r) => r.nameserver_id), ...extraNameserverIds])];
   if (ids.length === 0) return;
@@ -52,7 +71,7 @@ export async function enqueuePublish(db: Db, config: DnsConfig['publish'], zoneI
     .execute();
   const reachable = targets.filter((ns) => unpublishedReason(config, ns) === null);
   if (reachable.length === 0) return;
-  await db.insertInto('dns.publish_jobs').values(reachable.map((ns) => ({ nameserver_id: ns.id, zone_id: zoneId, created_at: now, next_attempt_at: now }))).execute();
+  await db.insertInto('dns.publish_jobs').values(reachable.map((ns) => ({ nameserver_id: ns.id, zone_id: zoneId, created_at: now, next_attempt_at: now, rrsets }))).execute();
 }
 
 /** The audit hook, plus a publish job for every zone change it sees. */
@@ -63,7 +82,7 @@ export function publishingAudit(inner: AuditHook, config: DnsConfig['publish'], 
       const zoneId = zoneIdOf(entry);
       if (zoneId === undefined) return;
       const before = entry.objectType === 'zone' ? nameserverIdsOf(entry.before) : [];
-      await enqueuePublish(trx, config, zoneId, clock.now(), before);
+      await enqueuePublish(trx, config, zoneId, clock.now(), before, rrsetKeysOf(entry));
     },
   };
 }
@@ -109,16 +128,17 @@ export async function enqueueAllZones(db: Db, config: DnsConfig['publish'], now:
 /**
  * Waits (polling, at most `timeoutMs`) until no publish job of the zone queued up to now is left: a PowerDNS API
  * client (an ACME client) expects a change to be served once its PATCH answered, as it is on PowerDNS itself.
- * True when everything went out, false on timeout (the jobs stay queued and go out later).
+ * Only this zone's jobs count (each zone is published on its own). True when everything went out, false on
+ * timeout (the jobs stay queued and go out later).
  */
 export async function waitForZonePublished(db: Db, zoneId: number, timeoutMs: number): Promise<boolean> {
   const last = await db.selectFrom('dns.publish_jobs').select((eb) => eb.fn.max('id').as('id')).where('zone_id', '=', zoneId).executeTakeFirst();
   if (!last?.id) return true;
   const deadline = Date.now() + timeoutMs;
-  for (;;) {
+  for (let wait = 10; ; wait = Math.min(100, wait * 2)) {
     const left = await db.selectFrom('dns.publish_jobs').select('id').where('zone_id', '=', zoneId).where('id', '<=', last.id).limit(1).executeTakeFirst();
     if (!left) return true;
     if (Date.now() >= deadline) return false;
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await new Promise((resolve) => setTimeout(resolve, wait));
   }
 }

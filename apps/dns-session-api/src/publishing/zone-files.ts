@@ -63,8 +63,12 @@ export function quoted(value: string): string {
   return `"${value.replace(/[\\"]/g, (c) => `\\${c}`).replace(/[\u0000-\u001f\u007f]/g, (c) => `\\${c.charCodeAt(0).toString().padStart(3, '0')}`)}"`;
 }
 
+let temporaries = 0;
+
 async function writeAtomically(file: string, text: string): Promise<void> {
-  const temporary = `${file}.${process.pid}.tmp`;
+  // Zones are published concurrently: each write has its own temporary name.
+  temporaries += 1;
+  const temporary = `${file}.${process.pid}-${temporaries}.tmp`;
   await writeFile(temporary, text, { mode: 0o644 });
   await rename(temporary, file);
 }
@@ -75,7 +79,20 @@ export function includeFiles(target: Pick<ZoneFileTarget, 'includeFile'>): { bin
   return { bind: target.includeFile, nsd: `${base}.nsd.conf`, knot: `${base}.knot.conf` };
 }
 
-async function rewriteInclude(target: ZoneFileTarget): Promise<void> {
+/** One include rewrite at a time per directory (zones are published concurrently; the last one lists them all). */
+const includeWrites = new Map<string, Promise<void>>();
+
+function rewriteInclude(target: ZoneFileTarget): Promise<void> {
+  const directory = path.resolve(target.directory);
+  const next = (includeWrites.get(directory) ?? Promise.resolve()).catch(() => undefined).then(() => writeInclude(target));
+  includeWrites.set(directory, next);
+  void next.finally(() => {
+    if (includeWrites.get(directory) === next) includeWrites.delete(directory);
+  }).catch(() => undefined);
+  return next;
+}
+
+async function writeInclude(target: ZoneFileTarget): Promise<void> {
   const files = await readdir(target.directory);
   const policies = new Map<string, string>();
   for (const file of files) {

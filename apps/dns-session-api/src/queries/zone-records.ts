@@ -38,6 +38,14 @@ export async function findLiveZoneRecords(db: Db, zoneId: number): Promise<ZoneR
   return rows.map(asRow);
 }
 
+/** The live records of a zone at these owner names (an incremental publish: only the RRsets that changed). */
+export async function findLiveRecordsAt(db: Db, zoneId: number, owners: string[]): Promise<ZoneRecordRow[]> {
+  if (owners.length === 0) return [];
+  const rows = await db.selectFrom('dns.zone_records').select(columns)
+    .where('zone_id', '=', zoneId).where('deleted_at', 'is', null).where('owner', 'in', owners).execute();
+  return rows.map(asRow);
+}
+
 /**
  * The live records a change at these names can interact with under the zone rules: records at the names
  * (RRsets, CNAME exclusivity) and records whose MX/NS/SRV target is one of them (target rules).
