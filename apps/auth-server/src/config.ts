@@ -57,8 +57,9 @@ export function readConfig(env: Record<string, string | undefined>, cwd: string)
  */
 export function readSigningConfig(env: Record<string, string | undefined>, cwd: string): AuthConfig {
   if (env.NODE_ENV !== 'production') return readConfig(env, cwd);
-  const unused = { DATABASE_URL: 'pglite://memory', SITE_URL: 'http://localhost/', API_EXTERNAL_URL: 'http://localhost/' };
-  return loadAuthConfig({ env, cwd, envDirs: envDirsFor(cwd), defaults: unused });
+  // Production's checks still apply (a short JWT_SECRET signs nothing); MAILER_AUTOCONFIRM only quiets the SMTP rule.
+  const unused = { DATABASE_URL: 'pglite://memory', SITE_URL: 'http://localhost/', API_EXTERNAL_URL: 'http://localhost/', MAILER_AUTOCONFIRM: 'true' };
+  return loadAuthConfig({ env, cwd, envDirs: envDirsFor(cwd), defaults: unused, production: true });
 }
 
 /**

@@ -10,6 +10,8 @@ import { createLogger } from '@keyzone/logging';
 import { loggerOptions, readConfig, readSigningConfig } from '../src/config';
 
 const fresh = () => mkdtempSync(path.join(tmpdir(), 'kz-auth-main-'));
+/** Random-looking: production refuses short or patterned HMAC secrets (issue 39). */
+const PRODUCTION_SECRET = 'Vq3n8LwZ0pXk5RtB7yHc2MdJ4sGf6AeU';
 
 it('development: runs with no settings at all', () => {
   const cwd = fresh();
@@ -58,7 +60,7 @@ it('production: no defaults, every missing setting is named', () => {
 it('production: SMTP or MAILER_AUTOCONFIRM, and API_EXTERNAL_URL read unprefixed as GoTrue deployments set it', () => {
   const base = {
     NODE_ENV: 'production', AUTH_SITE_URL: 'https://app.example.com', API_EXTERNAL_URL: 'https://auth.example.com',
-    DATABASE_URL: 'postgres://db/auth', AUTH_JWT_SECRET: 'y'.repeat(40),
+    DATABASE_URL: 'postgres://db/auth', AUTH_JWT_SECRET: PRODUCTION_SECRET,
   };
   expect(() => readConfig(base, fresh())).toThrow(/AUTH_SMTP_HOST: required in production/);
   expect(readConfig({ ...base, AUTH_MAILER_AUTOCONFIRM: 'true' }, fresh()).api.externalUrl).toBe('https://auth.example.com');
@@ -125,8 +127,10 @@ it('the workspace root .env is read under the app\'s own .env, and the environme
 });
 
 it('production: the token command needs only the signing key (issue 25)', () => {
-  const config = readSigningConfig({ NODE_ENV: 'production', AUTH_JWT_SECRET: 'z'.repeat(40) }, fresh());
-  expect(config.jwt.secret).toBe('z'.repeat(40));
+  const config = readSigningConfig({ NODE_ENV: 'production', AUTH_JWT_SECRET: PRODUCTION_SECRET }, fresh());
+  expect(config.jwt.secret).toBe(PRODUCTION_SECRET);
+  // It signs, so a weak secret is refused as the server would refuse it (issue 39).
+  expect(() => readSigningConfig({ NODE_ENV: 'production', AUTH_JWT_SECRET: 'z'.repeat(40) }, fresh())).toThrow(/AUTH_JWT_SECRET: too predictable/);
   let error: unknown;
   try {
     readSigningConfig({ NODE_ENV: 'production' }, fresh());

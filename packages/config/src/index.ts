@@ -17,6 +17,7 @@ export { loadDnsConfig, type LoadDnsConfigOptions } from './dns/load';
 export { loadYamlEnvironments, type LoadYamlEnvironmentsOptions } from './yaml/environments';
 
 export { ConfigError, exitOnConfigError } from './errors';
+export { MIN_SECRET_CHARACTERS, weakKeyReason, weakSecretReason } from './secret-strength';
 export { parseBoolean, parseDuration, parseList, parseRequiredCharacters } from './coerce';
 export {
   createClientAddressResolver, normalizeAddress, parseTrustedProxies,

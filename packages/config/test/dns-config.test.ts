@@ -214,10 +214,21 @@ describe('loadDnsConfig', () => {
 
     it('refuses the shipped development secret and a missing database URL', () => {
       expect(refuse({})).toEqual([
-        'SESSION_SECRET: required in production (set it, or secret in the production section of session.yml; the shipped development secret is refused)',
+        'SESSION_SECRET: required in production (set it, or secret in the production section of session.yml)',
         'DATABASE_URL: required in production (set it, or url in the production section of database.yml)',
       ]);
-      expect(refuse({ SESSION_SECRET: DEFAULT_DEV_SESSION_SECRET, DATABASE_URL: 'postgres://db/dns' })).toHaveLength(1);
+      // Set on purpose, the shipped secret is named as such, not as missing (issue 39).
+      expect(refuse({ SESSION_SECRET: DEFAULT_DEV_SESSION_SECRET, DATABASE_URL: 'postgres://db/dns' })).toEqual([
+        'SESSION_SECRET: the shipped development secret is refused in production; set your own (`openssl rand -base64 32`)',
+      ]);
+    });
+
+    it('refuses a patterned session secret and a weak auth.yml jwt_secret (issue 39)', () => {
+      expect(refuse({ SESSION_SECRET: 'ab'.repeat(20), DATABASE_URL: 'postgres://db/dns' }))
+        .toEqual([expect.stringMatching(/^SESSION_SECRET: too predictable for production/)]);
+      expect(refuse({ SESSION_SECRET: PROD_SECRET, DATABASE_URL: 'postgres://db/dns' }, {
+        'config/auth.yml': `default:\n  enabled: true\n  url: https://auth.example.com\n  jwt_secret: ${'z'.repeat(32)}\n`,
+      })).toEqual([expect.stringMatching(/^auth.yml: jwt_secret: too predictable for production/)]);
     });
 
     it('refuses a missing secret when the YAML has none', () => {

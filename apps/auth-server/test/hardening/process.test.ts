@@ -32,7 +32,7 @@ it('exits non-zero naming the port when the port is taken', async () => {
   const { port } = holder.address() as AddressInfo;
   try {
     const result = await run({
-      NODE_ENV: 'test', DATABASE_URL: database.url, AUTH_JWT_SECRET: 'z'.repeat(40), AUTH_SITE_URL: 'http://localhost:3000',
+      NODE_ENV: 'test', DATABASE_URL: database.url, AUTH_JWT_SECRET: TEST_JWT_SECRET, AUTH_SITE_URL: 'http://localhost:3000',
       API_EXTERNAL_URL: 'http://localhost:9999', PORT: String(port), LOG_LEVEL: 'fatal',
     });
     expect(result.code).toBe(1);
@@ -45,11 +45,28 @@ it('exits non-zero naming the port when the port is taken', async () => {
 
 it('production without SMTP and without autoconfirm refuses to start, naming the settings', async () => {
   const result = await run({
-    NODE_ENV: 'production', DATABASE_URL: database.url, AUTH_JWT_SECRET: 'z'.repeat(40), AUTH_SITE_URL: 'http://localhost:3000',
+    NODE_ENV: 'production', DATABASE_URL: database.url, AUTH_JWT_SECRET: TEST_JWT_SECRET, AUTH_SITE_URL: 'http://localhost:3000',
     API_EXTERNAL_URL: 'http://localhost:9999',
   });
   expect(result.code).toBe(1);
   expect(result.stderr).toContain('AUTH_SMTP_HOST: required in production unless AUTH_MAILER_AUTOCONFIRM=true');
+}, 60_000);
+
+it('production refuses a short or patterned JWT secret with one line naming the setting (issue 39)', async () => {
+  const base = {
+    NODE_ENV: 'production', DATABASE_URL: database.url, AUTH_SITE_URL: 'http://localhost:3000',
+    API_EXTERNAL_URL: 'http://localhost:9999', AUTH_MAILER_AUTOCONFIRM: 'true',
+  };
+  const short = await run({ ...base, AUTH_JWT_SECRET: 'short' });
+  expect(short.code).toBe(1);
+  expect(short.stderr).toBe('Invalid configuration:\n  AUTH_JWT_SECRET: expected at least 32 characters in production\n');
+  const patterned = await run({ ...base, AUTH_JWT_SECRET: 'secret'.repeat(8) });
+  expect(patterned.code).toBe(1);
+  expect(patterned.stderr).toMatch(/^Invalid configuration:\n {2}AUTH_JWT_SECRET: too predictable for production/);
+  // The token command signs with the same secret, so it refuses it too.
+  const token = await run({ NODE_ENV: 'production', AUTH_JWT_SECRET: 'short' }, ['token', '--role', 'service_role']);
+  expect(token.code).toBe(1);
+  expect(token.stderr).toContain('AUTH_JWT_SECRET: expected at least 32 characters in production');
 }, 60_000);
 
 it('in production the listening line is JSON like every other line', async () => {
@@ -59,7 +76,7 @@ it('in production the listening line is JSON like every other line', async () =>
   await new Promise((resolve) => holder.close(resolve));
   const child = spawn(process.execPath, [MAIN], {
     env: {
-      PATH: process.env.PATH ?? '', NODE_ENV: 'production', DATABASE_URL: database.url, AUTH_JWT_SECRET: 'z'.repeat(40),
+      PATH: process.env.PATH ?? '', NODE_ENV: 'production', DATABASE_URL: database.url, AUTH_JWT_SECRET: TEST_JWT_SECRET,
       AUTH_SITE_URL: 'http://localhost:3000', API_EXTERNAL_URL: 'http://localhost:9999', PORT: String(port), AUTH_MAILER_AUTOCONFIRM: 'true',
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -62,7 +62,7 @@ export function loadAuthConfig(options: LoadAuthConfigOptions = {}): AuthConfig 
     api,
     db: readDb(r),
     log: readLog(r),
-    jwt: readJwt(r),
+    jwt: readJwt(r, options.production ?? false),
     external: readExternal(r),
     password: readPassword(r),
     security: readSecurity(r),

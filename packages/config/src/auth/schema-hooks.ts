@@ -4,6 +4,7 @@
 // `pg-functions://postgres/<schema>/<function>`.
 import type { HookName, HooksConfig, HookTarget } from './schema';
 import type { EnvReader } from './env-reader';
+import { weakKeyReason } from '../secret-strength';
 
 /** Setting name (HOOK_<NAME>_…) → config key. */
 export const HOOK_SETTINGS: Record<string, HookName> = {
@@ -61,6 +62,14 @@ function readTarget(r: EnvReader, setting: string, production: boolean): HookTar
   if (!secrets) {
     if (!r.isSet(secretsName)) r.problem(`${r.display(secretsName)}: required for an HTTP hook (a v1,whsec_<base64> secret of at least 16 bytes)`);
     return undefined;
+  }
+  if (production) {
+    // Only the first secret signs, but the hook accepts any of them: each must hold up.
+    const weak = secrets.map((key) => weakKeyReason(Buffer.from(key, 'base64'), 24)).find((reason) => reason !== undefined);
+    if (weak) {
+      r.problem(`${r.display(secretsName)}: ${weak}`);
+      return undefined;
+    }
   }
   return { transport: 'http', url: url.toString(), secrets };
 }

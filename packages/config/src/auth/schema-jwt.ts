@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import type { EnvReader } from './env-reader';
 import type { Jwk, JwtConfig } from './schema';
+import { weakKeyReason, weakSecretReason } from '../secret-strength';
 
 const jwkSchema = z.looseObject({
   kty: z.string().min(1),
@@ -23,7 +24,21 @@ function parseJwtKeys(raw: string): Jwk[] | undefined {
   return parsed.success ? (parsed.data as Jwk[]) : undefined;
 }
 
-export function readJwt(r: EnvReader): JwtConfig {
+/**
+ * Production: JWT_SECRET and every HS256 ("oct") key in JWT_KEYS must be long and unpredictable, as anyone who
+ * guesses the secret signs service_role tokens (issue 39).
+ */
+function checkHmacStrength(r: EnvReader, secret: string | undefined, keys: Jwk[] | undefined): void {
+  const weakSecret = secret === undefined ? undefined : weakSecretReason(secret);
+  if (weakSecret) r.problem(`${r.display('JWT_SECRET')}: ${weakSecret}`);
+  keys?.forEach((key, index) => {
+    if (key.kty !== 'oct' || typeof key.k !== 'string') return;
+    const weakKey = weakKeyReason(Buffer.from(key.k, 'base64url'));
+    if (weakKey) r.problem(`${r.display('JWT_KEYS')}[${index}] (kid ${JSON.stringify(key.kid ?? '')}): ${weakKey}`);
+  });
+}
+
+export function readJwt(r: EnvReader, production = false): JwtConfig {
   const keys = r.read('JWT_KEYS', 'a JSON array of JWKs', parseJwtKeys);
   if (keys) {
     const signing = keys.filter((key) => key.key_ops?.includes('sign')).length;
@@ -33,6 +48,7 @@ export function readJwt(r: EnvReader): JwtConfig {
   }
   const secret = r.string('JWT_SECRET');
   if (secret === undefined && !r.isSet('JWT_KEYS')) r.problem(`${r.display('JWT_SECRET')}: required (or set ${r.display('JWT_KEYS')})`);
+  if (production) checkHmacStrength(r, secret, keys);
   return {
     secret,
     keys,

@@ -10,6 +10,7 @@ import { DEFAULT_DEV_SESSION_SECRET, DNS_ENVIRONMENTS, type DnsConfig } from './
 import { DB_URL, dnsYamlSchema, parseBytes } from './yaml-schema';
 import { parseTrustedProxies } from '../client-address';
 import { parseAttributes } from '../auth/schema-observability';
+import { weakSecretReason } from '../secret-strength';
 
 export interface LoadDnsConfigOptions {
   /** The config folder, or a folder containing `config/`; default `config` under cwd. DNS_CONFIG_DIR wins. */
@@ -19,8 +20,6 @@ export interface LoadDnsConfigOptions {
   /** Default process.env. */
   env?: Record<string, string | undefined>;
 }
-
-const MIN_PRODUCTION_SECRET = 32;
 
 function resolveDir(options: LoadDnsConfigOptions, env: Record<string, string | undefined>): string {
   const fromEnv = env.DNS_CONFIG_DIR?.trim();
@@ -64,11 +63,18 @@ export function loadDnsConfig(options: LoadDnsConfigOptions = {}): DnsConfig {
   if (yml) {
     const secret = sessionSecret ?? yml.session.secret;
     if (production) {
-      if (secret === undefined || secret === DEFAULT_DEV_SESSION_SECRET) {
-        problems.push('SESSION_SECRET: required in production (set it, or secret in the production section of session.yml; the shipped development secret is refused)');
-      } else if (secret.length < MIN_PRODUCTION_SECRET) {
-        problems.push(`${sessionSecret !== undefined ? 'SESSION_SECRET' : 'session.yml: production.secret'}: expected at least ${MIN_PRODUCTION_SECRET} characters in production`);
+      const name = sessionSecret !== undefined ? 'SESSION_SECRET' : 'session.yml: production.secret';
+      if (secret === undefined || (sessionSecret === undefined && secret === DEFAULT_DEV_SESSION_SECRET)) {
+        // Unset, or only the shipped session.yml's development default: the operator has not chosen one.
+        problems.push('SESSION_SECRET: required in production (set it, or secret in the production section of session.yml)');
+      } else if (secret === DEFAULT_DEV_SESSION_SECRET) {
+        problems.push(`${name}: the shipped development secret is refused in production; set your own (\`openssl rand -base64 32\`)`);
+      } else {
+        const weak = weakSecretReason(secret);
+        if (weak) problems.push(`${name}: ${weak}`);
       }
+      const jwtSecretWeakness = yml.auth.jwt_secret === undefined ? undefined : weakSecretReason(yml.auth.jwt_secret);
+      if (jwtSecretWeakness) problems.push(`auth.yml: jwt_secret: ${jwtSecretWeakness}`);
       if ((databaseUrl ?? yml.database.url) === undefined) {
         problems.push('DATABASE_URL: required in production (set it, or url in the production section of database.yml)');
       }
