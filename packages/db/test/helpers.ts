@@ -14,6 +14,7 @@ export const AUTH_MIGRATIONS = [
   '202611260200_flow_browser_binding',
   '202611270100_saml_sso',
   '202611270200_webauthn',
+  '202611280300_oauth_server',
 ];
 
 export const AUTH_TABLES = [
@@ -27,6 +28,9 @@ export const AUTH_TABLES = [
   'mfa_amr_claims',
   'mfa_challenges',
   'mfa_factors',
+  'oauth_authorizations',
+  'oauth_clients',
+  'oauth_consents',
   'one_time_tokens',
   'rate_limit_buckets',
   'refresh_tokens',

@@ -86,6 +86,8 @@ export interface SessionsTable {
   user_agent: string | null;
   ip: string | null; // inet
   tag: string | null;
+  oauth_client_id: string | null; // the OAuth client the session was issued to (migration 202611280300); null: first-party
+  scopes: string | null; // the OAuth scopes granted, space-separated; null: first-party
 }
 
 export interface RefreshTokensTable {
@@ -282,6 +284,62 @@ export interface WebauthnChallengesTable {
   expires_at: Timestamp;
 }
 
+export type OAuthRegistrationType = 'dynamic' | 'manual';
+export type OAuthClientType = 'public' | 'confidential';
+export type OAuthTokenEndpointAuthMethod = 'none' | 'client_secret_basic' | 'client_secret_post';
+export type OAuthAuthorizationStatus = 'pending' | 'approved' | 'denied' | 'expired';
+
+/** OAuth clients of Keyzone's authorization server (migration 202611280300); id is the public client_id. */
+export interface OAuthClientsTable {
+  id: string;
+  client_secret_hash: string | null; // base64url SHA-256 of the secret; null for public clients
+  registration_type: OAuthRegistrationType;
+  client_type: Generated<OAuthClientType>;
+  token_endpoint_auth_method: OAuthTokenEndpointAuthMethod;
+  redirect_uris: string; // comma-separated, as in GoTrue
+  grant_types: string; // comma-separated
+  client_name: string | null;
+  client_uri: string | null;
+  logo_uri: string | null;
+  created_at: CreatedAt;
+  updated_at: CreatedAt;
+  deleted_at: Timestamp | null; // soft delete
+}
+
+/** An authorization request from GET /oauth/authorize until its code is exchanged (then kept for replay detection). */
+export interface OAuthAuthorizationsTable {
+  id: string;
+  authorization_id: string; // the opaque id handed to the consent page
+  client_id: string;
+  user_id: string | null; // set when a signed-in user first looks at it
+  redirect_uri: string;
+  scope: string;
+  state: string | null;
+  resource: string | null; // RFC 8707
+  code_challenge: string | null;
+  code_challenge_method: CodeChallengeMethod | null;
+  response_type: Generated<'code'>;
+  status: Generated<OAuthAuthorizationStatus>;
+  authorization_code: string | null; // base64url SHA-256 of the code handed out on approval
+  nonce: string | null;
+  auth_time: Timestamp | null; // when the approving user authenticated (the ID token's auth_time)
+  created_at: CreatedAt;
+  expires_at: Timestamp;
+  approved_at: Timestamp | null;
+  used_at: Timestamp | null; // the code was exchanged
+  session_id: string | null; // the session the code issued (revoked on a replay)
+}
+
+/** What a user agreed a client may have; a consent covering the requested scopes skips the question. */
+export interface OAuthConsentsTable {
+  id: string;
+  user_id: string; // unique with client_id
+  client_id: string;
+  scopes: string; // space-separated
+  granted_at: CreatedAt;
+  revoked_at: Timestamp | null;
+}
+
 export interface AuthDatabase {
   'auth.users': UsersTable;
   'auth.identities': IdentitiesTable;
@@ -303,4 +361,7 @@ export interface AuthDatabase {
   'auth.saml_assertions_used': SamlAssertionsUsedTable;
   'auth.webauthn_credentials': WebauthnCredentialsTable;
   'auth.webauthn_challenges': WebauthnChallengesTable;
+  'auth.oauth_clients': OAuthClientsTable;
+  'auth.oauth_authorizations': OAuthAuthorizationsTable;
+  'auth.oauth_consents': OAuthConsentsTable;
 }

@@ -15,6 +15,7 @@ import * as m202611260100 from './202611260100_mfa_attempts';
 import * as m202611260200 from './202611260200_flow_browser_binding';
 import * as m202611270100 from './202611270100_saml_sso';
 import * as m202611270200 from './202611270200_webauthn';
+import * as m202611280300 from './202611280300_oauth_server';
 
 export const authMigrations: ReadonlyArray<readonly [string, AuthMigrationUp]> = [
   ['202611230200_core_tables', m202611230200.up],
@@ -29,6 +30,7 @@ export const authMigrations: ReadonlyArray<readonly [string, AuthMigrationUp]> =
   ['202611260200_flow_browser_binding', m202611260200.up],
   ['202611270100_saml_sso', m202611270100.up],
   ['202611270200_webauthn', m202611270200.up],
+  ['202611280300_oauth_server', m202611280300.up],
 ];
 
 /** Migrations for one namespace (already validated), bound to its table names. */
