@@ -153,6 +153,7 @@ export function loadDnsConfig(options: LoadDnsConfigOptions = {}): DnsConfig {
         includeFile: yml.publish.zone_files.include_file,
         reloadCommand: yml.publish.zone_files.reload_command,
         keyDirectory: yml.publish.zone_files.key_directory,
+        checkCommand: yml.publish.zone_files.check_command,
       },
     },
     telemetry: {

@@ -47,7 +47,7 @@ export interface DnsConfig {
     timeoutSeconds: number;            // timeout_seconds for one PowerDNS call or reload command, default 10
     maxRetrySeconds: number;           // max_retry_seconds: the longest wait between retries of a failing job, default 300
     powerdns: Record<string, { url: string; apiKey: string; serverId: string }>; // by nameserver name (absolute, lowercase)
-    zoneFiles: { directory: string; includeFile: string; reloadCommand: string[]; keyDirectory?: string } | undefined; // bind/nsd/knot; key_directory: BIND's keys of signed zones
+    zoneFiles: { directory: string; includeFile: string; reloadCommand: string[]; keyDirectory?: string; checkCommand?: string[] } | undefined; // bind/nsd/knot; key_directory: BIND's keys of signed zones; check_command: did it load the zone
   };
   telemetry: {
     tracingEnabled: boolean;           // telemetry.yml tracing_enabled (env TRACING_ENABLED wins), default false

@@ -82,6 +82,9 @@ export const dnsYamlSchema = z.strictObject({
       directory: z.string().min(1),
       include_file: z.string().min(1).default('keyzone-zones.conf'),
       reload_command: z.array(z.string().min(1)).default([]),
+      // Asked after the reload whether the nameserver loaded the zone (argv, {zone}; e.g. rndc zonestatus {zone}):
+      // it must succeed, and a `serial: N` line in its output must name the serial just written.
+      check_command: z.array(z.string().min(1)).optional(),
       // Where BIND keeps the keys of signed zones (dnssec-policy); needed once a zone on a BIND nameserver is signed.
       key_directory: z.string().min(1).optional(),
     }).optional(),
