@@ -3,6 +3,7 @@
 // sign-in (auth.registerPasskey / signInWithPasskey), and what must be refused: another origin, a replayed
 // assertion, a counter that went back, a removed credential.
 /* eslint-disable @typescript-eslint/no-explicit-any -- the page's auth-js is untyped across page.evaluate */
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import type { Browser } from 'puppeteer-core';
 import { chromiumPath, launchBrowser, pageWithAuthenticator, startPageServer, type AuthenticatorPage, type PageServer } from '../helpers/browser';
 import { call } from '../helpers/http';
@@ -147,6 +148,9 @@ describeInBrowser('the WebAuthn MFA factor (auth.mfa.webauthn)', () => {
         return error?.code;
       }, factorId);
       expect(cloned).toBe('mfa_verification_failed');
+      // The factor's refusals name no reason either (the counter stays in the server log).
+      const clonedMessage = await t.page.evaluate(async (id: string) => (await (window as any).auth.mfa.webauthn.authenticate({ factorId: id })).error?.message, factorId);
+      expect(clonedMessage).toBe('WebAuthn verification failed');
     } finally {
       await close(t);
     }
@@ -267,11 +271,26 @@ describeInBrowser('passkeys (auth.registerPasskey / signInWithPasskey)', () => {
       expect(result.first).toBeUndefined();
       expect(result.aal).toBe('aal2');
 
-      const { credentials } = await t.cdp.send('WebAuthn.getCredentials', { authenticatorId: t.authenticatorId });
-      await t.cdp.send('WebAuthn.removeCredential', { authenticatorId: t.authenticatorId, credentialId: credentials[0]!.credentialId });
-      await t.cdp.send('WebAuthn.addCredential', { authenticatorId: t.authenticatorId, credential: { ...credentials[0]!, signCount: 0 } });
-      const cloned = await t.page.evaluate(async () => (await (window as any).auth.signInWithPasskey()).error?.code);
-      expect(cloned).toBe('webauthn_verification_failed');
+      // Every refusal answers alike (issue 39): a counter that went back, the known credential id signed with
+      // another key, and an id the server never saw; none names the counter or says whether the id exists.
+      const refusal = async () => t.page.evaluate(async () => {
+        const { error } = await (window as any).auth.signInWithPasskey();
+        return { code: error?.code, message: error?.message };
+      });
+      const replaceCredential = async (change: Record<string, unknown>) => {
+        const { credentials } = await t.cdp.send('WebAuthn.getCredentials', { authenticatorId: t.authenticatorId });
+        await t.cdp.send('WebAuthn.removeCredential', { authenticatorId: t.authenticatorId, credentialId: credentials[0]!.credentialId });
+        await t.cdp.send('WebAuthn.addCredential', { authenticatorId: t.authenticatorId, credential: { ...credentials[0]!, ...change } });
+      };
+      const otherKey = () => generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'der', type: 'pkcs8' }).toString('base64');
+      await replaceCredential({ signCount: 0 });
+      const cloned = await refusal();
+      await replaceCredential({ signCount: 1000, privateKey: otherKey() });
+      const forged = await refusal();
+      await replaceCredential({ credentialId: randomBytes(16).toString('base64'), privateKey: otherKey() });
+      const unknown = await refusal();
+      const expected = { code: 'webauthn_verification_failed', message: 'Passkey verification failed' };
+      expect({ cloned, forged, unknown }).toEqual({ cloned: expected, forged: expected, unknown: expected });
 
       const deleted = await t.page.evaluate(async (id: string) => {
         const w = window as any;

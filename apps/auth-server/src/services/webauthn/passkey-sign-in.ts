@@ -16,8 +16,8 @@ import type { ClientInfo } from '../platform/context';
 import { isBanned } from '../sessions/accounts';
 import { tokenResponse } from '../sessions/access-token';
 import { createSession } from '../sessions/sessions';
-import { assertPasskeysEnabled, PASSKEY_AMR, refused, takeChallenge } from './passkeys';
-import { CEREMONY_TIMEOUT_SECONDS, relyingPartyFor } from './relying-party';
+import { assertPasskeysEnabled, PASSKEY_AMR, takeChallenge } from './passkeys';
+import { CEREMONY_TIMEOUT_SECONDS, CeremonyError, relyingPartyFor } from './relying-party';
 
 /** POST /passkeys/authentication/options */
 export async function startPasskeySignIn(
@@ -32,8 +32,13 @@ export async function startPasskeySignIn(
   return { challenge_id: id, options, expires_at: Math.floor(expiresAt.getTime() / 1000) };
 }
 
-// One answer for every credential that does not sign in, so the route tells no one which credential IDs exist.
-const invalid = () => new ApiError(400, ErrorCode.webauthn_verification_failed, 'Passkey verification failed: unknown or invalid credential');
+/**
+ * One answer for every assertion that does not sign in (an unknown credential, another key's signature, a counter
+ * that went back, another origin, a removed user), so the route tells no one which credential IDs exist or what
+ * their counters are (issue 39); the reason goes to the server log only.
+ */
+export const PASSKEY_SIGN_IN_REFUSED = 'Passkey verification failed';
+const invalid = () => new ApiError(400, ErrorCode.webauthn_verification_failed, PASSKEY_SIGN_IN_REFUSED);
 
 /** POST /passkeys/authentication/verify {challenge_id, credential}: the usual token response. */
 export async function finishPasskeySignIn(
@@ -47,15 +52,22 @@ export async function finishPasskeySignIn(
   const now = deps.clock.now();
   const result = await deps.db.transaction().execute(async (tx) => {
     const passkey = credentialId ? await findPasskeyByCredentialIdForUpdate(tx, credentialId) : undefined;
-    if (!passkey) throw invalid();
+    if (!passkey) {
+      deps.log.info({ reason: 'unknown credential' }, 'passkey sign-in refused');
+      throw invalid();
+    }
     const checked = await party.verifyAuthentication({
       response: input.credential as never, challenge: challenge.challenge, origins: party.origins(), credential: storedCredential(passkey),
     }).catch((err: unknown) => {
-      deps.log.info({ passkey_id: passkey.id, err }, 'passkey sign-in refused');
-      return refused(err);
+      if (!(err instanceof CeremonyError)) throw err;
+      deps.log.info({ passkey_id: passkey.id, reason: err.message }, 'passkey sign-in refused');
+      throw invalid();
     });
     const user = await findUserById(tx, passkey.user_id);
-    if (!user) throw invalid();
+    if (!user) {
+      deps.log.info({ passkey_id: passkey.id, reason: 'the user is gone' }, 'passkey sign-in refused');
+      throw invalid();
+    }
     if (isBanned(user, now)) throw new ApiError(400, ErrorCode.user_banned, Messages.userBanned);
     await recordPasskeyUse(tx, passkey.id, checked.signCount, now);
     const issued = await createSession(tx, { user, method: PASSKEY_AMR, client: input.client, at: now });

@@ -87,7 +87,8 @@ export async function takeChallenge(
   return row;
 }
 
-export const refused = (err: unknown): never => {
+/** A registration the relying party refused: the user's own authenticator, so the reason is theirs to read. */
+const refused = (err: unknown): never => {
   if (err instanceof CeremonyError) throw new ApiError(400, ErrorCode.webauthn_verification_failed, `Passkey verification failed: ${err.message}`);
   throw err;
 };
