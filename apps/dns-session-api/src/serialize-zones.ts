@@ -67,15 +67,18 @@ export function serializeZone(row: ZoneRow, nameserverIds: readonly number[]): Z
 export function rdataFieldSchemas(): Record<string, z.ZodType> {
   const kinds = new Map<string, Set<FieldKind>>();
   const types = new Map<string, string[]>();
+  const withMnemonics = new Set<string>();
   for (const type of RECORD_TYPES) {
     for (const f of recordTypes[type].fields) {
       kinds.set(f.name, (kinds.get(f.name) ?? new Set()).add(f.kind));
       types.set(f.name, [...(types.get(f.name) ?? []), type]);
+      if (f.mnemonics) withMnemonics.add(f.name);
     }
   }
   const out: Record<string, z.ZodType> = {};
   for (const [name, set] of kinds) {
-    const numeric = [...set].every(isNumericKind);
+    // A numeric field that takes a mnemonic (CERT's "PKIX") also takes a string; the type module checks which.
+    const numeric = [...set].every(isNumericKind) && !withMnemonics.has(name);
     const text = [...set].every((k) => !isNumericKind(k));
     const base = numeric ? z.number().int() : text ? z.string() : z.union([z.number().int(), z.string()]);
     out[name] = base.meta({ description: `RDATA field of ${types.get(name)?.join(', ')}` });

@@ -17,7 +17,10 @@ export type FieldKind =
   | 'hex'          // digests and fingerprints, whitespace allowed between pieces in zone files
   | 'base64'       // keys and certificates (DNSKEY, CERT, OPENPGPKEY), whitespace allowed between pieces
   | 'loc'          // LOC: latitude, longitude, altitude, size, precisions (RFC 1876 presentation)
-  | 'svcparams';   // SVCB/HTTPS key=value list, checked by the svcb module
+  | 'svcparams'    // SVCB/HTTPS key=value list, checked by the svcb module
+  | 'gateway'      // IPSECKEY gateway: "." (none), an IPv4 or IPv6 address, or a domain name
+  | 'names'        // HIP rendezvous servers: domain names separated by spaces, none at all allowed
+  | 'apl';         // APL: [!]afi:address/prefix items separated by spaces (RFC 3123 §5)
 
 export interface FieldSpec {
   name: string;
@@ -26,6 +29,15 @@ export interface FieldSpec {
   root?: boolean;
   /** name fields: must be a host name per BIND check-names (NS, MX, SRV targets) */
   host?: boolean;
+  /**
+   * numeric fields whose presentation format also allows a mnemonic (CERT's type "PKIX", a DNSSEC algorithm
+   * "ECDSAP256SHA256"): accepted in either form, case-insensitively, and stored as the number.
+   */
+  mnemonics?: Readonly<Record<string, number>>;
+  /** hex and base64 fields: one token in zone files, where further fields follow (HIP), not the rest of the line */
+  oneToken?: boolean;
+  /** base64 fields: may be absent or empty (IPSECKEY without a key), stored as "" */
+  optional?: boolean;
   description: string;
 }
 
@@ -47,10 +59,17 @@ export function isNumericKind(kind: FieldKind): boolean {
 /** Checks one field; returns the normalized value, or errors. */
 export function checkField(spec: FieldSpec, value: unknown): { value?: RdataValue; errors: FieldError[] } {
   const { name, kind } = spec;
-  if ((value === undefined || value === null) && kind === 'svcparams') return { value: '', errors: [] };
+  if ((value === undefined || value === null) && (kind === 'svcparams' || kind === 'names' || spec.optional)) return { value: '', errors: [] };
   if (value === undefined || value === null) return { errors: [fieldError(name, 'required', `${name} is required`)] };
   if (isNumericKind(kind)) {
     const max = UINT_MAX[kind] as number;
+    if (typeof value === 'string' && spec.mnemonics) {
+      const number = numberOfMnemonic(spec.mnemonics, value);
+      if (number === undefined || number > max) {
+        return { errors: [fieldError(name, 'mnemonic', `${name} must be an integer from 0 to ${max} or one of ${Object.keys(spec.mnemonics).join(', ')}`)] };
+      }
+      return { value: number, errors: [] };
+    }
     if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > max) {
       return { errors: [fieldError(name, kind, `${name} must be an integer from 0 to ${max}`)] };
     }
@@ -108,6 +127,7 @@ export function checkField(spec: FieldSpec, value: unknown): { value?: RdataValu
       return { value: value.trim().replace(/\s+/g, ' '), errors: [] };
     case 'base64': {
       const compact = value.replace(/\s+/g, '');
+      if (compact === '' && spec.optional) return { value: '', errors: [] };
       if (!/^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(compact) || compact === '') {
         return { errors: [fieldError(name, 'base64', `${name} must be base64 (RFC 4648)`)] };
       }
@@ -117,6 +137,15 @@ export function checkField(spec: FieldSpec, value: unknown): { value?: RdataValu
         ? { value: compact, errors: [] }
         : { errors: [fieldError(name, 'base64_padding', `${name} has non-zero padding bits; its canonical form ends "${canonical.slice(-4)}"`)] };
     }
+    case 'gateway':
+      return checkGateway(name, value);
+    case 'names': {
+      const names = value.trim() === '' ? [] : value.trim().split(/\s+/);
+      const errors = names.flatMap((n) => checkName(name, n));
+      return errors.length ? { errors } : { value: names.map(normalizeName).join(' '), errors: [] };
+    }
+    case 'apl':
+      return checkApl(name, value);
     case 'loc': {
       const loc = normalizeLoc(value);
       return loc
@@ -142,8 +171,9 @@ export function fieldToBind(spec: FieldSpec, value: RdataValue): string {
 }
 
 /** Whether this field takes every remaining token of the line. */
-export function takesRest(kind: FieldKind): boolean {
-  return kind === 'charstrings' || kind === 'hex' || kind === 'base64' || kind === 'loc' || kind === 'svcparams';
+export function takesRest(kind: FieldKind, spec?: Pick<FieldSpec, 'oneToken'>): boolean {
+  if (spec?.oneToken) return false;
+  return kind === 'charstrings' || kind === 'hex' || kind === 'base64' || kind === 'loc' || kind === 'svcparams' || kind === 'names' || kind === 'apl';
 }
 
 /** Reads one field from its token(s); names are made absolute in origin. Throws an Error with the reason. */
@@ -153,9 +183,12 @@ export function fieldFromBind(spec: FieldSpec, tokens: Token[], origin: string):
   switch (spec.kind) {
     case 'uint8':
     case 'uint16':
-    case 'uint32':
+    case 'uint32': {
+      const mnemonic = spec.mnemonics && !first.quoted ? numberOfMnemonic(spec.mnemonics, first.text) : undefined;
+      if (mnemonic !== undefined) return mnemonic;
       if (first.quoted || !/^\d+$/.test(first.text)) throw new Error(`${spec.name} must be a number, got "${first.text}"`);
       return Number(first.text);
+    }
     case 'name':
       return first.text === '.' ? '.' : toAbsolute(first.text, origin);
     case 'charstring':
@@ -167,12 +200,61 @@ export function fieldFromBind(spec: FieldSpec, tokens: Token[], origin: string):
     case 'hex':
     case 'base64':
       return tokens.map((t) => t.text).join('');
+    case 'gateway':
+      return first.text === '.' || isIpv4(first.text) || canonicalIpv6(first.text) ? first.text : toAbsolute(first.text, origin);
+    case 'names':
+      return tokens.filter((t) => t.text !== '').map((t) => toAbsolute(t.text, origin)).join(' ');
     case 'loc':
     case 'svcparams':
+    case 'apl':
       return tokens.map((t) => t.text).join(' ');
     default:
       return first.text;
   }
+}
+
+/** IPSECKEY's gateway: "." for none, an address (IPv6 in RFC 5952 form), or an absolute domain name. */
+function checkGateway(name: string, value: string): { value?: RdataValue; errors: FieldError[] } {
+  if (value === '.' || isIpv4(value)) return { value, errors: [] };
+  const v6 = canonicalIpv6(value);
+  if (v6) return { value: v6, errors: [] };
+  if (looksLikeIp(value)) return { errors: [fieldError(name, 'gateway', `${name} must be ".", an IPv4 or IPv6 address, or a domain name: "${value}"`)] };
+  const errors = checkName(name, value);
+  return errors.length ? { errors } : { value: normalizeName(value), errors: [] };
+}
+
+/**
+ * APL items (RFC 3123 §5): "[!]1:<IPv4>/<0-32>" or "[!]2:<IPv6>/<0-128>", separated by spaces; at least one.
+ * Stored with IPv6 in RFC 5952 form. Address bits beyond the prefix are allowed, as BIND allows them.
+ */
+function checkApl(name: string, value: string): { value?: RdataValue; errors: FieldError[] } {
+  const items = value.trim() === '' ? [] : value.trim().split(/\s+/);
+  const bad = (why: string) => ({ errors: [fieldError(name, 'apl', `${name} ${why} (RFC 3123: [!]1:192.0.2.0/24 or [!]2:2001:db8::/32, separated by spaces)`)] });
+  if (items.length === 0) return bad('needs at least one item');
+  const out: string[] = [];
+  for (const item of items) {
+    const m = /^(!?)([12]):([^/]+)\/(\d{1,3})$/.exec(item);
+    if (!m) return bad(`has a malformed item "${item}"`);
+    const [, negation, afi, address, prefixText] = m as unknown as [string, string, string, string, string];
+    const prefix = Number(prefixText);
+    let text: string;
+    if (afi === '1') {
+      if (!isIpv4(address) || prefix > 32) return bad(`has a bad IPv4 item "${item}"`);
+      text = address;
+    } else {
+      const v6 = canonicalIpv6(address);
+      if (!v6 || prefix > 128) return bad(`has a bad IPv6 item "${item}"`);
+      text = v6;
+    }
+    out.push(`${negation}${afi}:${text}/${prefix}`);
+  }
+  return { value: out.join(' '), errors: [] };
+}
+
+/** The number a mnemonic (any case) or a decimal string stands for; undefined when it is neither. */
+export function numberOfMnemonic(mnemonics: Readonly<Record<string, number>>, text: string): number | undefined {
+  if (/^\d{1,10}$/.test(text)) return Number(text);
+  return Object.hasOwn(mnemonics, text.toUpperCase()) ? mnemonics[text.toUpperCase()] : undefined;
 }
 
 /** Base64 with the unused bits of its last character cleared (RFC 4648 §3.5), as BIND requires. */

@@ -15,7 +15,7 @@ export { textPieces } from './bind/pieces';
 export type { ImportResult, ImportedRecord, LineError } from './bind/import';
 export { exportZone, exportZoneInSlices, derivedRecords, zoneFileRecords, compareNames } from './bind/export';
 export type { ExportZone, ExportNameserver } from './bind/export';
-export { rrsetsOf } from './powerdns-rrsets';
+export { powerDnsType, rrsetsOf } from './powerdns-rrsets';
 export type { PowerDnsRRset } from './powerdns-rrsets';
 export { dsRecords, keyTag, parseDnskey, DS_DIGESTS } from './dnssec';
 export type { Dnskey, DsRecord } from './dnssec';

@@ -59,6 +59,12 @@ export function labelOctets(label: string): number[] {
   return out;
 }
 
+/** An absolute name in uncompressed wire form (RFC 1035 §3.1): length-prefixed labels, then the root. */
+export function nameToWire(name: string): Buffer {
+  const labels = name === '.' ? [] : splitLabels(name);
+  return Buffer.concat([...labels.map((l) => { const o = labelOctets(l); return Buffer.from([o.length, ...o]); }), Buffer.from([0])]);
+}
+
 /** True when the name ends with an unescaped dot (or is the root). */
 export function isAbsolute(name: string): boolean {
   if (!name.endsWith('.')) return false;

@@ -3,7 +3,7 @@
 import { normalizeName } from './names';
 import type { ZoneRecord } from './records';
 import { nextTurn } from './slices';
-import { rdataToBind } from './types';
+import { isRecordType, rdataToBind, recordTypes } from './types';
 import { zoneFileRecords, type ExportZone } from './bind/export';
 
 export interface PowerDnsRRset {
@@ -12,6 +12,18 @@ export interface PowerDnsRRset {
   ttl?: number;
   changetype?: 'REPLACE' | 'DELETE';
   records?: Array<{ content: string; disabled: boolean }>;
+}
+
+/** The type name PowerDNS knows a record type by: its own, or TYPE<code> for one it lacks (HIP in 4.7). */
+export function powerDnsType(type: string): string {
+  const def = isRecordType(type) ? recordTypes[type] : undefined;
+  return def?.genericWire ? `TYPE${def.code}` : type;
+}
+
+/** A record's content for PowerDNS: presentation format, or RFC 3597's generic form for a type it lacks. */
+function powerDnsContent(r: ZoneRecord): string {
+  const wire = recordTypes[r.type].genericWire?.(r.rdata);
+  return wire ? `\\# ${wire.length} ${wire.toString('hex')}` : rdataToBind(r.type, r.rdata);
 }
 
 /**
@@ -31,13 +43,14 @@ export async function rrsetsOf(zone: ExportZone): Promise<PowerDnsRRset[]> {
   for (let i = 0; i < records.length; i++) {
     if (i % 5000 === 4999) await nextTurn();
     const r = records[i] as ZoneRecord;
-    const key = `${r.owner} ${r.type}`;
+    const type = powerDnsType(r.type);
+    const key = `${r.owner} ${type}`;
     let set = sets.get(key);
     if (!set) {
-      set = { name: r.owner, type: r.type, ttl: r.ttl, records: [] };
+      set = { name: r.owner, type, ttl: r.ttl, records: [] };
       sets.set(key, set);
     }
-    set.records!.push({ content: rdataToBind(r.type, r.rdata), disabled: false });
+    set.records!.push({ content: powerDnsContent(r), disabled: false });
   }
   return [...sets.values()];
 }

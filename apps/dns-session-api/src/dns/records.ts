@@ -3,7 +3,7 @@
 import { FieldError, fieldError } from './errors';
 import { Rdata } from './fields';
 import { checkHostName, checkName, normalizeName, toAbsolute } from './names';
-import { isRecordType, RecordType, recordTypes, validateRdata } from './types';
+import { isRecordType, RecordType, recordTypes, unsupportedTypeReason, validateRdata } from './types';
 
 export interface ZoneRecord {
   owner: string;
@@ -38,7 +38,7 @@ export function validateRecord(zone: string, input: RecordInput): { record?: Zon
   errors.push(...checkTtl('ttl', input.ttl));
   const type = typeof input.type === 'string' ? input.type.toUpperCase() : '';
   if (!isRecordType(type)) {
-    errors.push(fieldError('type', 'type', `type must be one of the supported record types, got "${String(input.type)}"`));
+    errors.push(fieldError('type', 'type', unsupportedTypeReason(String(input.type))));
     return { errors };
   }
   const checked = validateRdata(type, input.rdata);

@@ -1,10 +1,13 @@
 // NicTool keeps record data in v2 columns (address, weight, priority, other, description); the API and Keyzone
 // speak RFC field names. This is reference §4.4's column mapping, read in the other direction, for the types
 // Keyzone supports; any other type is reported, never dropped silently.
-import { canonicalBase64, dsDigestFits, recordTypes, RECORD_TYPES, toAbsolute, type RecordInput, type RecordType } from '../dns';
+import { canonicalBase64, dsDigestFits, recordTypes, RECORD_TYPES, toAbsolute, unsupportedTypeReason, type RecordInput, type RecordType } from '../dns';
 import type { NtRecord } from './source';
 
 const TYPE_BY_CODE = new Map<number, RecordType>(RECORD_TYPES.map((t) => [recordTypes[t].code, t]));
+
+/** RRSIG, NSEC, NSEC3 and NSEC3PARAM rows: what NicTool kept of a signed zone; the signer makes its own. */
+const SIGNER_CODES: Record<number, string> = { 46: 'RRSIG', 47: 'NSEC', 50: 'NSEC3', 51: 'NSEC3PARAM' };
 
 export type MappedRecord = { input: RecordInput; description: string; note?: string } | { skip: string };
 
@@ -16,6 +19,7 @@ function quotedTuple(text: string): string[] | undefined {
 
 export function mapNicToolRecord(zone: string, r: NtRecord): MappedRecord {
   if (r.typeId === 6) return { skip: 'SOA: Keyzone takes the SOA from the zone (nt_zone columns)' };
+  if (SIGNER_CODES[r.typeId]) return { skip: unsupportedTypeReason(SIGNER_CODES[r.typeId] as string) };
   const type = TYPE_BY_CODE.get(r.typeId);
   if (!type) return { skip: `record type ${r.typeId} is not supported by Keyzone` };
   const name = (value: string) => toAbsolute(value, zone);
@@ -66,6 +70,19 @@ export function mapNicToolRecord(zone: string, r: NtRecord): MappedRecord {
     case 'LOC':
       rdata = { location: r.address };
       break;
+    case 'CERT':
+      // NicTool's store (getMap): the certificate type in `other` as its mnemonic ("PKIX") or number, the key tag
+      // in `priority`, the algorithm in `weight`; the CERT module takes either form of the type.
+      rdata = { cert_type: certType(r.other), key_tag: int(r.priority) ?? 0, algorithm: int(r.weight) ?? 0, certificate: r.address };
+      break;
+    case 'IPSECKEY': {
+      // getMap: the gateway in `address`, precedence in `weight`, gateway type in `priority`, algorithm in `other`,
+      // and the public key in `description`, so the record gets no description.
+      const gatewayType = int(r.priority);
+      const gateway = gatewayType === 3 && r.address !== '.' ? name(r.address) : r.address;
+      rdata = { precedence: int(r.weight), gateway_type: gatewayType, algorithm: int(r.other) ?? 0, gateway, public_key: r.description };
+      return { input: { owner: r.name, type, ttl: r.ttl, rdata }, description: '', ...canonicalKeys(type, rdata) };
+    }
     case 'OPENPGPKEY':
       rdata = { public_key: r.address };
       break;
@@ -119,6 +136,13 @@ export function mapNicToolRecord(zone: string, r: NtRecord): MappedRecord {
       return { skip: `${type}: NicTool has no column mapping for this type` };
   }
   return { input: { owner: r.name, type, ttl: r.ttl, rdata }, description: r.description, ...canonicalKeys(type, rdata) };
+}
+
+/** `other` of a CERT row: a mnemonic stays text (the CERT module maps it), a number becomes one. */
+function certType(other: string | null): string | number | undefined {
+  const text = (other ?? '').trim();
+  if (text === '') return undefined;
+  return /^\d+$/.test(text) ? Number(text) : text;
 }
 
 /**

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { envelope, meta } from '../http/envelope';
 import { defineRoute, type RouteFamily } from '../http/route';
 import { deletedQuery, idNumber, idParams, idString } from '../http/schemas';
-import { RECORD_TYPES } from '../dns';
+import { RECORD_TYPES, SIGNER_TYPES } from '../dns';
 import { listEnvelopeSchema, rdataFieldSchemas, serializeZoneRecord, zoneRecordResponseSchema, zoneRecordSchema } from '../serialize-zones';
 import { recordHistory } from '../services/audit/history';
 import { changeZoneRecord, createZoneRecord, deleteZoneRecord, getZoneRecord, listZoneRecords, RECORD_SORT_KEYS } from '../services/zones/zone-records';
@@ -16,7 +16,10 @@ const optionalRdata = Object.fromEntries(Object.entries(rdataFields).map(([k, v]
 
 const base = {
   owner: z.string().min(1).max(255).meta({ description: 'relative to the zone ("www", "@") or fully qualified; stored fully qualified', example: 'www' }),
-  type: z.enum(RECORD_TYPES),
+  // The signer's types are taken here so that the answer says why they are refused (the record check does).
+  type: z.enum([...RECORD_TYPES, ...SIGNER_TYPES]).meta({
+    description: `${RECORD_TYPES.join(', ')}. ${SIGNER_TYPES.join(', ')} are refused: the DNSSEC signer makes them when a zone is signed`,
+  }),
   ttl: ttl.optional().meta({ description: 'default: the TTL of the RRset it joins, else the zone\'s' }),
   description: plainText(255).optional(),
 };

@@ -88,6 +88,35 @@ export const typeFixtures: TypeFixture[] = [
     type: 'SPF', owner: '@', input: { data: 'v=spf1 -all' }, stored: { data: '"v=spf1 -all"' },
     wire: { data: 'v=spf1 -all', strings: ['v=spf1 -all'] }, bind: '"v=spf1 -all"',
   },
+  // RFC 4025 §3.3's example, with its gateway as a name in this zone
+  {
+    type: 'IPSECKEY', owner: 'vpn',
+    input: { precedence: 10, gateway_type: 3, algorithm: 2, gateway: 'GW.example.com.', public_key: 'AQNRU3mG7TVTO2BkR47usntb102uFJtugbo6BSGvgqt4AQ==' },
+    stored: { precedence: 10, gateway_type: 3, algorithm: 2, gateway: 'gw.example.com.', public_key: 'AQNRU3mG7TVTO2BkR47usntb102uFJtugbo6BSGvgqt4AQ==' },
+    bind: '10 3 2 gw.example.com. AQNRU3mG7TVTO2BkR47usntb102uFJtugbo6BSGvgqt4AQ==',
+  },
+  // RFC 4701 §3.6's example
+  { type: 'DHCID', owner: 'chi', input: { data: 'AAIBY2/AuCccgoJbsaxcQc9TUapptP69lOjxfNuVAA2kjEA=' }, bind: 'AAIBY2/AuCccgoJbsaxcQc9TUapptP69lOjxfNuVAA2kjEA=' },
+  // RFC 8005 §6's example
+  {
+    type: 'HIP', owner: 'hip',
+    input: {
+      pk_algorithm: 2, hit: '200100107B1A74DF365639CC39F1D578',
+      public_key: 'AwEAAbdxyhNuSutc5EMzxTs9LBPCIkOFH8cIvM4p9+LrV4e19WzK00+CI6zBCQTdtWsuxKbWIy87UOoJTwIXAqcOTiW7iHnQt5hwVAAAAA==',
+      rendezvous_servers: 'RVS1.example.com. rvs2.example.com.',
+    },
+    stored: {
+      pk_algorithm: 2, hit: '200100107b1a74df365639cc39f1d578',
+      public_key: 'AwEAAbdxyhNuSutc5EMzxTs9LBPCIkOFH8cIvM4p9+LrV4e19WzK00+CI6zBCQTdtWsuxKbWIy87UOoJTwIXAqcOTiW7iHnQt5hwVAAAAA==',
+      rendezvous_servers: 'rvs1.example.com. rvs2.example.com.',
+    },
+    bind: '2 200100107b1a74df365639cc39f1d578 AwEAAbdxyhNuSutc5EMzxTs9LBPCIkOFH8cIvM4p9+LrV4e19WzK00+CI6zBCQTdtWsuxKbWIy87UOoJTwIXAqcOTiW7iHnQt5hwVAAAAA== rvs1.example.com. rvs2.example.com.',
+  },
+  { type: 'KX', owner: 'secure', input: { preference: 10, exchanger: 'kx.example.com.' }, bind: '10 kx.example.com.' },
+  {
+    type: 'APL', owner: 'nets', input: { items: '1:192.0.2.0/24  !1:192.0.2.64/28 2:2001:DB8:0::/32' },
+    stored: { items: '1:192.0.2.0/24 !1:192.0.2.64/28 2:2001:db8::/32' }, bind: '1:192.0.2.0/24 !1:192.0.2.64/28 2:2001:db8::/32',
+  },
 ];
 
 /** Address records the fixture zone needs so that every target exists (named-checkzone checks glue). */
@@ -97,6 +126,7 @@ export const supportRecords = [
   { owner: 'sip', type: 'A', ttl: 3600, rdata: { address: '192.0.2.60' } },
   { owner: 'dns', type: 'A', ttl: 3600, rdata: { address: '192.0.2.54' } },
   { owner: 'ns1', type: 'A', ttl: 3600, rdata: { address: '192.0.2.1' } },
+  { owner: 'kx', type: 'A', ttl: 3600, rdata: { address: '192.0.2.36' } },
 ] as const;
 
 export const goodRdata = (type: RecordType) => typeFixtures.find((f) => f.type === type)!.input;
@@ -154,6 +184,25 @@ export const failingRdata: Array<[RecordType, Record<string, unknown>, string, s
   // non-zero padding bits (R instead of Q before "=="): BIND refuses the zone (issue 27)
   ['DNSKEY', { public_key: 'mdsswUyr3DPW132mOi8V9xESWE8jTo0dxCjjnopKl+GqJxpVXckHAeF+KkxLbxILfDLUT0rAK9iUzy1L53eKGR==' }, 'public_key', 'base64_padding'],
   ['CERT', { certificate: '' }, 'certificate', 'base64'],
+  ['CERT', { cert_type: 'X509' }, 'cert_type', 'mnemonic'],
+  ['CERT', { cert_type: '65536' }, 'cert_type', 'mnemonic'],
+  ['CERT', { algorithm: 'RSASHA3' }, 'algorithm', 'mnemonic'],
+  ['DS', { algorithm: 'ECDSAP256SHA256' }, 'algorithm', 'uint8'],
+  ['IPSECKEY', { gateway_type: 4 }, 'gateway_type', 'ipseckey_gateway_type'],
+  ['IPSECKEY', { gateway_type: 1 }, 'gateway', 'ipseckey_gateway'],
+  ['IPSECKEY', { gateway_type: 0 }, 'gateway', 'ipseckey_gateway'],
+  ['IPSECKEY', { gateway_type: 2, gateway: '192.0.2.1' }, 'gateway', 'ipseckey_gateway'],
+  ['IPSECKEY', { gateway: '192.0.2.999' }, 'gateway', 'gateway'],
+  ['IPSECKEY', { public_key: '' }, 'public_key', 'ipseckey_key'],
+  ['DHCID', { data: 'AAE=' }, 'data', 'dhcid_length'],
+  ['HIP', { hit: 'xyz' }, 'hit', 'hex'],
+  ['HIP', { rendezvous_servers: 'rvs.example.com' }, 'rendezvous_servers', 'fqdn'],
+  ['KX', { exchanger: 'kx' }, 'exchanger', 'fqdn'],
+  ['APL', { items: '' }, 'items', 'apl'],
+  ['APL', { items: '3:192.0.2.0/24' }, 'items', 'apl'],
+  ['APL', { items: '1:192.0.2.0/33' }, 'items', 'apl'],
+  ['APL', { items: '2:2001:db8::/129' }, 'items', 'apl'],
+  ['APL', { items: '1:192.0.2.1/24 2:192.0.2.0/24' }, 'items', 'apl'],
   ['HINFO', { cpu: 'x'.repeat(256) }, 'cpu', 'charstring_length'],
   ['RP', { mbox: 'no spaces allowed.' }, 'mbox', 'hostname'],
   ['TLSA', { selector: 2 }, 'selector', 'tlsa_selector'],

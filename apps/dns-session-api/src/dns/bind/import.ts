@@ -8,7 +8,7 @@ import { nextTurn } from '../slices';
 import { checkName, isAbsolute, normalizeName, toAbsolute } from '../names';
 import { validateRecord, ZoneRecord } from '../records';
 import { Soa } from '../soa';
-import { isRecordType, rdataFromBind } from '../types';
+import { isRecordType, rdataFromBind, SIGNER_TYPES, unsupportedTypeReason } from '../types';
 import { tokenizeEntries } from './tokenize';
 
 export interface LineError {
@@ -136,7 +136,7 @@ export async function importZone(zoneName: string, text: string | Iterable<strin
       continue;
     }
     if (!isRecordType(type)) {
-      fail(line, `record type ${typeToken.text} is not supported`);
+      fail(line, (SIGNER_TYPES as readonly string[]).includes(type) ? unsupportedTypeReason(type) : `record type ${typeToken.text} is not supported`);
       continue;
     }
     const effectiveTtl = ttl ?? defaultTtl ?? lastTtl;

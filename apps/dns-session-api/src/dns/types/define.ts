@@ -17,6 +17,11 @@ export interface RecordTypeDef {
   hostOwner?: boolean;
   /** DS sits at the parent side of a delegation, never at the zone apex */
   neverAtApex?: boolean;
+  /**
+   * The RDATA on the wire, for a type some nameserver lacks (PowerDNS 4.7 has no HIP): it is sent there in
+   * RFC 3597's generic form, TYPE<code> \# <length> <hex>, which it serves unchanged.
+   */
+  genericWire?: (rdata: Rdata) => Buffer;
 }
 
 export function defineType(def: RecordTypeDef): RecordTypeDef {

@@ -3,16 +3,21 @@
 import { FieldError, fieldError } from '../errors';
 import { checkField, fieldFromBind, fieldToBind, Rdata, takesRest, Token } from '../fields';
 import { A } from './a';
+import { APL } from './apl';
 import { AAAA } from './aaaa';
 import { CAA } from './caa';
 import { CERT } from './cert';
 import { CNAME } from './cname';
 import { RecordTypeDef } from './define';
+import { DHCID } from './dhcid';
 import { DNAME } from './dname';
 import { DNSKEY } from './dnskey';
 import { DS } from './ds';
 import { HINFO } from './hinfo';
+import { HIP } from './hip';
 import { HTTPS } from './https';
+import { IPSECKEY } from './ipseckey';
+import { KX } from './kx';
 import { LOC } from './loc';
 import { MX } from './mx';
 import { NAPTR } from './naptr';
@@ -36,13 +41,30 @@ export const RECORD_TYPES = [
   'A', 'AAAA', 'CNAME', 'MX', 'NS', 'PTR', 'SRV', 'TXT', 'CAA', 'DS', 'SSHFP', 'TLSA', 'NAPTR', 'HTTPS', 'SVCB',
   // NicTool's other types that BIND serves (issue 14)
   'DNAME', 'LOC', 'URI', 'CERT', 'DNSKEY', 'OPENPGPKEY', 'SMIMEA', 'HINFO', 'RP', 'SPF',
+  // NicTool's record library's types that people still publish (issue 38)
+  'IPSECKEY', 'DHCID', 'HIP', 'KX', 'APL',
 ] as const;
 export type RecordType = (typeof RECORD_TYPES)[number];
 
 export const recordTypes: Record<RecordType, RecordTypeDef> = {
   A, AAAA, CNAME, MX, NS, PTR, SRV, TXT, CAA, DS, SSHFP, TLSA, NAPTR, HTTPS, SVCB,
   DNAME, LOC, URI, CERT, DNSKEY, OPENPGPKEY, SMIMEA, HINFO, RP, SPF,
+  IPSECKEY, DHCID, HIP, KX, APL,
 };
+
+/**
+ * Types the DNSSEC signer makes (the nameserver, when a zone is signed): never entered by hand, and said so
+ * rather than "unsupported".
+ */
+export const SIGNER_TYPES = ['RRSIG', 'NSEC', 'NSEC3', 'NSEC3PARAM'] as const;
+
+/** Why a type is refused: the signer's, or simply not one Keyzone manages. */
+export function unsupportedTypeReason(type: string): string {
+  const upper = type.toUpperCase();
+  return (SIGNER_TYPES as readonly string[]).includes(upper)
+    ? `${upper} records are made by the DNSSEC signer when a zone is signed (turn on dnssec for the zone), not entered`
+    : `type ${type} is not one Keyzone manages (${RECORD_TYPES.join(', ')})`;
+}
 
 export function isRecordType(type: string): type is RecordType {
   return (RECORD_TYPES as readonly string[]).includes(type);
@@ -89,9 +111,11 @@ export function rdataFromBind(type: RecordType, tokens: Token[], origin: string)
   const rdata: Rdata = {};
   let i = 0;
   for (const spec of fields) {
-    if (takesRest(spec.kind)) {
+    if (takesRest(spec.kind, spec)) {
       const rest = tokens.slice(i);
-      if (rest.length === 0 && (spec.kind === 'hex' || spec.kind === 'base64' || spec.kind === 'loc')) throw new Error(`missing ${spec.name}`);
+      if (rest.length === 0 && !spec.optional && (spec.kind === 'hex' || spec.kind === 'base64' || spec.kind === 'loc' || spec.kind === 'apl')) {
+        throw new Error(`missing ${spec.name}`);
+      }
       rdata[spec.name] = fieldFromBind(spec, rest.length ? rest : [{ text: '', quoted: true }], origin);
       i = tokens.length;
     } else {

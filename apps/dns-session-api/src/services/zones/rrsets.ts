@@ -3,7 +3,7 @@
 // record through the zone rules, one serial bump, a history entry per record naming the token, publish jobs queued.
 import type { Deps } from '../../deps';
 import {
-  isInZone, isRecordType, normalizeName, rdataFromBind, rdataKey, rrsetsOf, validateRecord, type PowerDnsRRset, type ZoneRecord,
+  isInZone, isRecordType, normalizeName, unsupportedTypeReason, rdataFromBind, rdataKey, rrsetsOf, validateRecord, type PowerDnsRRset, type ZoneRecord,
 } from '../../dns';
 import { tokenize } from '../../dns/bind/tokenize';
 import type { Db } from '../../queries/db';
@@ -92,7 +92,7 @@ async function plan(trx: Db, tc: TokenCaller, zone: ZoneRow, change: RrsetChange
   if (!isInZone(owner, zone.name)) throw unprocessable(`Name '${change.name}' is out of zone '${zone.name}'`);
   if (type === 'SOA') throw unprocessable('The SOA is kept by Keyzone: change the zone\'s settings instead');
   if (type === 'NS' && owner === zone.name) throw unprocessable('The apex NS RRset comes from the zone\'s nameservers in Keyzone');
-  if (!isRecordType(type)) throw unprocessable(`RRset ${owner} IN ${type}: unknown or unsupported type`);
+  if (!isRecordType(type)) throw unprocessable(`RRset ${owner} IN ${type}: ${unsupportedTypeReason(type)}`);
   if (!inScope.name(tc.scope, owner) || !inScope.type(tc.scope, type)) {
     throw new PowerDnsApiError(403, `This token may not change ${owner} ${type}`);
   }
