@@ -65,7 +65,12 @@ beforeAll(async () => {
     (19, 1, '@', 3600, '', 48, 'mdsswUyr3DPW132mOi8V9xESWE8jTo0dxCjjnopKl+GqJxpVXckHAeF+KkxLbxILfDLUT0rAK9iUzy1L53eKGR==', 257, 3, '13', 0),
     (21, 1, 'child', 3600, '', 2, 'ns1.child.example.net.', NULL, NULL, NULL, 0),
     (22, 1, 'child', 3600, '', 43, '${'ab'.repeat(32)}', 2, 13, '12345', 0),
-    (23, 1, 'child', 3600, '', 43, '${'cd'.repeat(20)}', 54321, 8, '1', 0)`);
+    (23, 1, 'child', 3600, '', 43, '${'cd'.repeat(20)}', 54321, 8, '1', 0),
+    (24, 1, 'cert', 3600, 'x509', 37, 'MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8A', 13, 12345, 'PKIX', 0),
+    (25, 1, 'cert', 3600, '', 37, 'mQENBFVHm5sBCACeJ0bz', 0, 0, '3', 0),
+    (26, 1, 'cert', 3600, '', 37, 'MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8A', 0, 0, 'X509', 0),
+    (27, 1, 'vpn', 3600, 'AQNRU3mG7TVTO2BkR47usntb102uFJtugbo6BSGvgqt4AQ==', 45, '192.0.2.38', 10, 1, '2', 0),
+    (28, 1, 'sig', 3600, '', 46, 'A 13 2 3600 20260101000000 20251201000000 12345 example.com. AAAA', NULL, NULL, NULL, 0)`);
   t = await startTestServer();
 });
 afterAll(async () => {
@@ -124,7 +129,7 @@ describe('import-nictool', () => {
   });
 
   it('imports the tree, users with their hashes, nameservers, zones and records, and says what it left', async () => {
-    expect(first.imported).toEqual({ group: 5, user: 4, nameserver: 3, zone: 2, record: 17 }); // 16 in example.com, 1 in the deleted zone
+    expect(first.imported).toEqual({ group: 5, user: 4, nameserver: 3, zone: 2, record: 20 }); // 19 in example.com, 1 in the deleted zone
     // Group names are unique: the second "acme" is renamed; the orphan cannot be placed.
     expect(noteFor(first, 'group', 4)).toMatch(/imported as "acme-nt4", so its users log in as user@acme-nt4/);
     expect(noteFor(first, 'group', 6)).toMatch(/parent group 99 does not exist/);
@@ -132,6 +137,10 @@ describe('import-nictool', () => {
     expect(noteFor(first, 'nameserver', 3)).toMatch(/export type "maradns" has no Keyzone counterpart; imported as bind/);
     expect(noteFor(first, 'record', 8)).toMatch(/address/);
     expect(noteFor(first, 'record', 9)).toBe('record type 24 is not supported by Keyzone');
+    // CERT: NicTool's mnemonic in `other` (issue 38.4); one that RFC 4398 does not define is listed
+    expect(noteFor(first, 'record', 24)).toBeUndefined();
+    expect(noteFor(first, 'record', 26)).toMatch(/^cert_type: cert_type must be an integer from 0 to 65535 or one of PKIX, SPKI, PGP/);
+    expect(noteFor(first, 'record', 28)).toMatch(/^RRSIG records are made by the DNSSEC signer/);
     expect(noteFor(first, 'record', 10)).toMatch(/cname_exclusive/);
     expect(noteFor(first, 'record', 11)).toMatch(/cname_exclusive/);
     // the apex NS equal to an assigned nameserver is not stored twice, and the report says so (issue 27)
@@ -169,7 +178,12 @@ describe('import-nictool', () => {
       ['child.example.com.', 'NS', { dname: 'ns1.child.example.net.' }, false],
       ['child.example.com.', 'DS', { key_tag: 12345, algorithm: 13, digest_type: 2, digest: 'ab'.repeat(32) }, false],
       ['child.example.com.', 'DS', { key_tag: 54321, algorithm: 8, digest_type: 1, digest: 'cd'.repeat(20) }, false],
+      ['cert.example.com.', 'CERT', { cert_type: 1, key_tag: 12345, algorithm: 13, certificate: 'MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8A' }, false],
+      ['cert.example.com.', 'CERT', { cert_type: 3, key_tag: 0, algorithm: 0, certificate: 'mQENBFVHm5sBCACeJ0bz' }, false],
+      ['vpn.example.com.', 'IPSECKEY', { precedence: 10, gateway_type: 1, algorithm: 2, gateway: '192.0.2.38', public_key: 'AQNRU3mG7TVTO2BkR47usntb102uFJtugbo6BSGvgqt4AQ==' }, false],
     ]);
+    expect(records.find((r) => r.type === 'CERT')?.description).toBe('x509');
+    expect(records.find((r) => r.type === 'IPSECKEY')?.description).toBe('');
     // The apex NS for ns1 is derived from the zone's nameservers, which came along in order.
     const ns = await sql<{ name: string }>`select n.name from dns.zone_nameservers zn join dns.nameservers n on n.id = zn.nameserver_id
       where zn.zone_id = ${zone.id} order by zn.position`.execute(t.deps.db);
@@ -233,7 +247,7 @@ describe('import-nictool --dry-run', () => {
   it('reports what a real run would do and writes nothing', async () => {
     const dry = await run(true, fresh.db);
     expect(dry.dryRun).toBe(true);
-    expect(dry.imported).toEqual({ group: 5, user: 4, nameserver: 3, zone: 2, record: 17 });
+    expect(dry.imported).toEqual({ group: 5, user: 4, nameserver: 3, zone: 2, record: 20 });
     const rows = await sql<{ n: string }>`select (select count(*) from dns.groups) + (select count(*) from dns.nictool_imports) as n`.execute(fresh.db);
     expect(rows.rows[0]!.n).toBe('0');
     expect(formatSummary(dry)).toMatch(/^dry run: nothing was written/);
