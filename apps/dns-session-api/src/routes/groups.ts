@@ -12,17 +12,18 @@ import { email, groupName, password, personName, username } from './inputs';
 const firstAdmin = z
   .object({ username, email, password, first_name: personName, last_name: personName })
   .strict()
-  .meta({ description: 'with no parent_gid: the new top-level group\'s first administrator (required then)' });
+  .meta({ description: 'for a top-level group only: its first administrator, created with it (without one, see create-user)' });
 
 const createBody = z
   .object({
     name: groupName,
-    parent_gid: idNumber.optional().meta({ description: 'The parent group (in your subtree); omit it for a top-level group', example: 4096 }),
+    parent_gid: z.union([z.literal(0), idNumber]).optional()
+      .meta({ description: 'The parent group (in your subtree); 0 or none for a top-level group (as NicTool)', example: 4096 }),
     admin: firstAdmin.optional(),
   })
   .strict()
-  .refine((v) => (v.parent_gid === undefined) === (v.admin !== undefined), {
-    message: 'give parent_gid for a subgroup, or admin (its first administrator) for a top-level group',
+  .refine((v) => !v.parent_gid || v.admin === undefined, {
+    message: 'admin (a first administrator) is given only for a top-level group (parent_gid 0 or none)',
     path: ['admin'],
   });
 
@@ -146,9 +147,10 @@ export const groupRoutes: RouteFamily = {
       path: '/group',
       auth: 'session',
       summary: 'Create a group (administrators)',
-      description: 'With `parent_gid`: a subgroup of a group in your subtree. Without it (admins of a top-level group only): a new ' +
-        'top-level group together with its first administrator (`admin`), who manages it; permissions follow the group tree, so ' +
-        'nobody else could.',
+      description: 'With `parent_gid`: a subgroup of a group in your subtree. With `parent_gid` 0 or none (admins of a top-level group ' +
+        'only): a new top-level group, with its first administrator when `admin` is given. Permissions follow the group tree, so ' +
+        'only that administrator manages the new group; without one (NicTool\'s request), nobody does until `create-user --group ' +
+        '<name> --admin` adds one.',
       body: createBody,
       bodyExample: { name: 'sub.example.com', parent_gid: 4096 },
       responses: {
@@ -162,9 +164,10 @@ export const groupRoutes: RouteFamily = {
         409: errorExamples.conflict('A group with that name already exists under that parent'),
       },
       async handler({ body }, { deps, caller }) {
-        if (body.parent_gid === undefined) {
-          const { group, admin } = await createTopLevelGroup(deps, caller, { name: body.name, admin: body.admin! });
-          return { status: 201, body: { ...envelope('group', serializeGroup(group), 'I created this group'), admin: serializeUser(admin) } };
+        if (!body.parent_gid) {
+          const { group, admin } = await createTopLevelGroup(deps, caller, { name: body.name, admin: body.admin });
+          const created = envelope('group', serializeGroup(group), 'I created this group');
+          return { status: 201, body: admin ? { ...created, admin: serializeUser(admin) } : created };
         }
         const group = await createGroup(deps, caller, { name: body.name, parent_gid: body.parent_gid });
         return { status: 201, body: envelope('group', serializeGroup(group), 'I created this group') };

@@ -88,10 +88,32 @@ it('an admin of a top-level group creates a top-level group with its first admin
   expect(subAdmin.userId).toBeGreaterThan(0);
   const sam = await t.login('sam@subadmins.surface.example');
   expect((await sam.post('/group', { ...body, name: 'other-tenant.example' })).status).toBe(403);
-  expect((await admin.post('/group', { name: 'no-admin.example' })).status).toBe(400);
   expect((await admin.post('/group', { ...body, parent_gid: top.groupId })).status).toBe(400);
   expect((await admin.post('/group', body)).status).toBe(409);
   expect(expectStatus(await admin.get('/group?name=other-tenant.example&include_subgroups=true'), 200).body.group).toEqual([]);
+});
+
+it('NicTool\'s POST /group {parent_gid: 0, name} makes a top-level group without an admin; create-user gives it one (issue 38.4)', async () => {
+  const res = expectStatus(await admin.post('/group', { parent_gid: 0, name: 'nictool-client.example' }), 201);
+  expect(res.body).toEqual({
+    group: { id: expect.any(Number), name: 'nictool-client.example', parent_gid: 0, dnssec_default: false, deleted: false },
+    meta: { api: { version: expect.any(String) }, msg: 'I created this group' },
+  });
+  // Permissions follow the tree: nobody manages it yet, not even its creator (an admin of another top-level group).
+  expect((await admin.get(`/group/${res.body.group.id}`)).status).toBe(403);
+  expect((await admin.post('/user', { gid: res.body.group.id, username: 'xavier', email: 'xavier@example.com', password: 'Wh@tA-Decent#P6ssw0rd', first_name: 'X', last_name: 'Y' })).status).toBe(403);
+  // No parent_gid at all means the same; an admin object with a parent is refused; the name must be free.
+  expect(expectStatus(await admin.post('/group', { name: 'no-parent.example' }), 201).body.group.parent_gid).toBe(0);
+  expect((await admin.post('/group', { parent_gid: 0, name: 'nictool-client.example' })).status).toBe(409);
+  // Only an administrator of a top-level group: not a user, not a sub-group's administrator.
+  const carl = await t.login('carl@child.surface.example');
+  expect((await carl.post('/group', { parent_gid: 0, name: 'by-carl.example' })).status).toBe(403);
+  const { createUserWithGroup } = await import('../../src/services/directory/bootstrap');
+  await createUserWithGroup(t.deps, {
+    group: 'nictool-client.example', username: 'nina', password: 'Wh@tA-Decent#P6ssw0rd', email: 'nina@example.com', firstName: 'N', lastName: 'A', isAdmin: true,
+  });
+  const nina = await t.login('nina@nictool-client.example', 'Wh@tA-Decent#P6ssw0rd');
+  expect(expectStatus(await nina.get(`/group/${res.body.group.id}`), 200).body.group.name).toBe('nictool-client.example');
 });
 
 it('the OpenAPI document says where the API differs from NicTool on purpose', async () => {

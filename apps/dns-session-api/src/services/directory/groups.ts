@@ -81,11 +81,13 @@ export interface FirstAdmin {
 /**
  * A top-level group (no parent) and its first administrator, in one transaction (issue 14). Only an admin of a
  * top-level group may do this. Permissions follow the group tree, so nobody above could manage the new group:
- * it comes with the admin who will.
+ * it comes with the admin who will, or (NicTool's request, `{parent_gid: 0, name}`, issue 38) without one, and
+ * then nobody manages it until the CLI's create-user adds an administrator to it.
  */
-export async function createTopLevelGroup(deps: Deps, caller: Caller, input: { name: string; admin: FirstAdmin }): Promise<{ group: GroupRow; admin: UserRow }> {
+export async function createTopLevelGroup(deps: Deps, caller: Caller, input: { name: string; admin?: FirstAdmin }): Promise<{ group: GroupRow; admin?: UserRow }> {
   assertAdmin(caller, 'create groups');
-  const passwordHash = await hashPassword(input.admin.password, deps.config.security.bcryptCost);
+  const first = input.admin;
+  const passwordHash = first ? await hashPassword(first.password, deps.config.security.bcryptCost) : undefined;
   return deps.db.transaction().execute(async (trx) => {
     const own = await findGroupById(trx, caller.groupId);
     if (!own || own.parent_id !== null) throw forbidden('Only an admin of a top-level group may create top-level groups');
@@ -93,11 +95,12 @@ export async function createTopLevelGroup(deps: Deps, caller: Caller, input: { n
     const group = await insertGroup(trx, { parentId: null, name: input.name, now }).catch((err: unknown) => {
       throw isUniqueViolation(err) ? duplicateName() : err;
     });
-    const admin = await insertUser(trx, {
-      groupId: group.id, username: input.admin.username, email: input.admin.email, firstName: input.admin.first_name,
-      lastName: input.admin.last_name, passwordHash, isAdmin: true, now,
-    });
     await deps.audit.record(trx, { actor: caller, objectType: 'group', objectId: group.id, action: 'create', before: null, after: serializeGroup(group) });
+    if (!first || !passwordHash) return { group };
+    const admin = await insertUser(trx, {
+      groupId: group.id, username: first.username, email: first.email, firstName: first.first_name,
+      lastName: first.last_name, passwordHash, isAdmin: true, now,
+    });
     await deps.audit.record(trx, { actor: caller, objectType: 'user', objectId: admin.id, action: 'create', before: null, after: serializeUser(admin) });
     return { group, admin };
   });
