@@ -130,6 +130,13 @@ export interface NameRules {
 }
 
 const HOST_LABEL = /^[a-z0-9_/-]+$/i;
+/** A host name's label (RFC 952/1123): letters, digits, and "-" inside. */
+const LDH_LABEL = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?$/i;
+
+/** Whether a presentation label is a host name's label (what BIND's check-names wants). */
+export function isHostLabel(label: string): boolean {
+  return LDH_LABEL.test(label);
+}
 
 /**
  * Checks an absolute name against the hostname rules (reference §7.1): trailing dot, labels of 1–63
@@ -166,6 +173,10 @@ export function checkName(field: string, name: unknown, rules: NameRules = {}): 
       }
     } else if (!HOST_LABEL.test(label)) {
       errors.push(fieldError(field, 'hostname', `${field} may hold only letters, digits, "-", "_" and "/" in its labels: "${label}"`));
+    } else if (rules.mailbox && !LDH_LABEL.test(label)) {
+      // BIND's check-names (on for primary zones) refuses to load a zone whose SOA mailbox is at a name that is not
+      // a host name ("bad name (check-names)"), e.g. hostmaster.0/26.2.0.192.in-addr.arpa.
+      errors.push(fieldError(field, 'mailbox_domain', `${field} must be a mailbox at a host name (letters, digits, inner "-"), which BIND requires; "${label}" is not`));
     }
   });
   if (labels.reduce((sum, label) => sum + 1 + labelLength(label), 1) > MAX_NAME_OCTETS) {
@@ -174,7 +185,18 @@ export function checkName(field: string, name: unknown, rules: NameRules = {}): 
   return errors;
 }
 
-const LDH_LABEL = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?$/i;
+/**
+ * A zone's own name: a name by checkName that does not begin with "-". BIND and PowerDNS serve such a zone, but
+ * the reload commands Keyzone runs for it (rndc, nsd-control, knotc with {zone}) would read the name as an option,
+ * so the publisher never passes one, and a zone named so would never be published.
+ */
+export function checkZoneName(field: string, name: string): FieldError[] {
+  const errors = checkName(field, name);
+  if (errors.length === 0 && name.startsWith('-')) {
+    errors.push(fieldError(field, 'leading_hyphen', `${field} may not begin with "-": a nameserver's reload command would read it as an option`));
+  }
+  return errors;
+}
 
 /**
  * BIND's check-names (on by default for primary zones): owners of A, AAAA and MX records and the names in

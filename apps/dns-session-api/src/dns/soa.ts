@@ -1,4 +1,5 @@
 // SOA values of a zone: RFC 1912 §2.2 defaults, the YYYYMMDDnn serial, and the mailbox ↔ RNAME mapping.
+import { isHostLabel, labelLength, MAX_NAME_OCTETS, normalizeName, splitLabels } from './names';
 
 export interface Soa {
   mname: string;
@@ -34,4 +35,25 @@ export function mailboxToRname(mailbox: string): string {
   const local = mailbox.slice(0, at).replace(/\./g, '\\.');
   const domain = mailbox.slice(at + 1).replace(/\.$/, '');
   return `${local}.${domain}.`.toLowerCase();
+}
+
+const DEFAULT_LOCAL_PART = 'hostmaster';
+
+/**
+ * The SOA RNAME of a zone created without one: hostmaster at the zone, or at its nearest ancestor that is a host
+ * name and short enough. BIND refuses to load a zone whose RNAME is at a name with other labels (check-names), so
+ * the RFC 2317 zone 0/26.2.0.192.in-addr.arpa. gets hostmaster.2.0.192.in-addr.arpa.; a 250-octet zone name
+ * loses labels until the mailbox fits in 255 octets. At worst it is "hostmaster." (BIND and PowerDNS accept it).
+ */
+export function defaultMailbox(zone: string): string {
+  const labels = splitLabels(normalizeName(zone));
+  let octets = 1 + (1 + DEFAULT_LOCAL_PART.length);
+  let start = labels.length;
+  while (start > 0) {
+    const label = labels[start - 1] as string;
+    if (!isHostLabel(label) || octets + 1 + labelLength(label) > MAX_NAME_OCTETS) break;
+    octets += 1 + labelLength(label);
+    start -= 1;
+  }
+  return `${[DEFAULT_LOCAL_PART, ...labels.slice(start)].join('.')}.`;
 }

@@ -7,7 +7,7 @@
 import type { DnsConfig } from '@keyzone/config';
 import type { Deps } from '../deps';
 import { enqueuePublish } from '../publishing/queue';
-import { mailboxToRname, MAX_SERIAL, normalizeName, SOA_DEFAULTS } from '../dns';
+import { defaultMailbox, mailboxToRname, MAX_SERIAL, normalizeName, SOA_DEFAULTS } from '../dns';
 import type { Db } from '../queries/db';
 import { checkNameserverFields } from '../services/zones/nameservers';
 import { checkZoneFields } from '../services/zones/zones';
@@ -260,7 +260,7 @@ class Importer {
         .insertInto('dns.zones')
         .values({
           group_id: groupId, name, description: zone.description,
-          mailaddr: zone.mailaddr ? mailboxToRname(zone.mailaddr) : `hostmaster.${name}`,
+          mailaddr: zone.mailaddr ? mailboxToRname(zone.mailaddr) : defaultMailbox(name),
           serial, refresh: zone.refresh ?? SOA_DEFAULTS.refresh, retry: zone.retry ?? SOA_DEFAULTS.retry,
           expire: zone.expire ?? SOA_DEFAULTS.expire, minimum: zone.minimum ?? SOA_DEFAULTS.minimum, ttl: zone.ttl ?? SOA_DEFAULTS.ttl,
           deleted_at: zone.deleted ? this.now : null, created_at: this.now, updated_at: this.now,

@@ -15,7 +15,7 @@ import { zoneFileRoutes } from './zone-files';
 const timer = (description: string, example: number) => z.number().int().optional().meta({ description, example });
 const soaFields = {
   description: plainText(255).optional(),
-  mailaddr: z.string().min(3).max(255).optional().meta({ description: 'SOA RNAME, as a mailbox or a name (default hostmaster.<zone>)', example: 'hostmaster@example.com' }),
+  mailaddr: z.string().min(3).max(255).optional().meta({ description: 'SOA RNAME, as a mailbox or a name, at a host name (default hostmaster.<zone>, or at its nearest ancestor that is a host name)', example: 'hostmaster@example.com' }),
   refresh: timer('SOA refresh (default 86400, RFC 1912)', 86400),
   retry: timer('SOA retry (default 7200)', 7200),
   expire: timer('SOA expire (default 1209600)', 1209600),

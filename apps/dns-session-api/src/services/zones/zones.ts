@@ -2,7 +2,7 @@
 // and the serial (YYYYMMDDnn) advances on every change of the zone or its records.
 import { isUniqueViolation } from '@keyzone/db';
 import type { Deps } from '../../deps';
-import { checkName, checkTtl, derivedRecords, fieldError, mailboxToRname, MAX_SERIAL, nextSerial, normalizeName, SOA_DEFAULTS, type FieldError } from '../../dns';
+import { checkName, checkTtl, checkZoneName, defaultMailbox, derivedRecords, fieldError, mailboxToRname, MAX_SERIAL, nextSerial, normalizeName, SOA_DEFAULTS, type FieldError } from '../../dns';
 import { conflict, notFound } from '../../errors';
 import type { Db } from '../../queries/db';
 import { groupSignsNewZones } from '../../queries/groups';
@@ -48,7 +48,7 @@ export function checkZoneFields(input: ZoneInput): Partial<ZoneValues> {
   const out: Partial<ZoneValues> = {};
   if (input.zone !== undefined) {
     out.name = normalizeName(input.zone.endsWith('.') ? input.zone : `${input.zone}.`);
-    errors.push(...checkName('zone', out.name));
+    errors.push(...checkZoneName('zone', out.name));
   }
   if (input.mailaddr !== undefined) {
     out.mailaddr = mailboxToRname(input.mailaddr);
@@ -136,7 +136,7 @@ export async function createZone(deps: Deps, caller: Caller, input: ZoneInput & 
     const now = deps.clock.now();
     const name = fields.name as string;
     const zone = await insertZone(trx, {
-      group_id: groupId, name, description: fields.description ?? '', mailaddr: fields.mailaddr ?? `hostmaster.${name}`,
+      group_id: groupId, name, description: fields.description ?? '', mailaddr: fields.mailaddr ?? defaultMailbox(name),
       serial: input.serial ?? nextSerial(0, now), refresh: fields.refresh ?? SOA_DEFAULTS.refresh, retry: fields.retry ?? SOA_DEFAULTS.retry,
       expire: fields.expire ?? SOA_DEFAULTS.expire, minimum: fields.minimum ?? SOA_DEFAULTS.minimum, ttl: fields.ttl ?? SOA_DEFAULTS.ttl,
       dnssec: input.dnssec ?? (await groupSignsNewZones(trx, groupId)), nsec3: input.nsec3 ?? false,
@@ -172,6 +172,8 @@ export async function changeZone(deps: Deps, caller: Caller, id: number, input: 
     const restoring = input.deleted === false;
     if (!before || (before.deleted_at !== null) !== restoring) throw notFound('Zone not found');
     await assertGroupAccess(trx, caller, before.group_id, 'zone');
+    // A zone stored before its name was refused (a leading "-") is not restored under it: it could not be published.
+    if (restoring) checkZoneFields({ zone: before.name });
     if (input.gid !== undefined || restoring) {
       // Moving or restoring puts the zone (back) into a group, which must be live: share-locked like a create,
       // so a concurrent DELETE /group counts it; a deleted group is a 404.
