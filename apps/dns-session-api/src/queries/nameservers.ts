@@ -86,3 +86,16 @@ export async function countLiveZonesOfNameserver(db: Db, nameserverId: number): 
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }
+
+/** Live nameservers named by the zone's name or a name below it (those whose addresses a zone file holds as glue). */
+export async function findLiveNameserversInZone(db: Db, zone: string): Promise<NameserverRow[]> {
+  // A suffix comparison, not LIKE: zone names may hold "_", which LIKE reads as a wildcard.
+  return db.selectFrom('dns.nameservers').select(columns).where('deleted_at', 'is', null)
+    .where((eb) => eb.or([eb('name', '=', zone), eb(eb.fn('right', ['name', eb.val(zone.length + 1)]), '=', `.${zone}`)]))
+    .orderBy('id').execute();
+}
+
+export async function countLiveNameservers(db: Db): Promise<number> {
+  const { n } = await db.selectFrom('dns.nameservers').select((eb) => eb.fn.countAll<string>().as('n')).where('deleted_at', 'is', null).executeTakeFirstOrThrow();
+  return Number(n);
+}

@@ -4,10 +4,10 @@
 // the caller may use become assignments (so NS keep deriving from nameservers); others stay ordinary records.
 import { isUniqueViolation } from '@keyzone/db';
 import type { Deps } from '../../deps';
-import { derivedRecords, exportZoneInSlices, importZone, normalizeName, SOA_DEFAULTS, type ZoneRecord } from '../../dns';
+import { defaultMailbox, derivedRecords, exportZoneInSlices, importZone, SOA_DEFAULTS, type ZoneRecord } from '../../dns';
 import { notFound } from '../../errors';
 import { insertRecordCreateEntries } from '../../queries/audit';
-import { assertRecordQuota, assertZoneQuota } from './quotas';
+import { assertRecordQuota, assertZoneQuota, importRecordQuota } from './quotas';
 import { findLiveNameserversByName } from '../../queries/nameservers';
 import { deleteZoneRecordsLike, findLiveZoneRecords, insertZoneRecords } from '../../queries/zone-records';
 import { findZoneById, findZoneNameservers, insertZone, replaceZoneNameservers, updateZone, type ZoneRow } from '../../queries/zones';
@@ -16,7 +16,7 @@ import type { Caller } from '../access/caller';
 import { assertGroupAccess, assertGroupUsableForNewObject, canUseNameserverOf } from './dns-access';
 import { invalidZoneFile } from './dns-errors';
 import { toZoneRecord } from './zone-rules';
-import { duplicateZone } from './zones';
+import { checkZoneFields, duplicateZone } from './zones';
 
 export async function exportZoneFile(deps: Deps, caller: Caller, zoneId: number): Promise<{ name: string; text: string }> {
   const zone = await findZoneById(deps.db, zoneId);
@@ -47,43 +47,38 @@ export interface ImportInput {
 
 export async function importZoneFile(deps: Deps, caller: Caller, input: ImportInput): Promise<{ zone: Zone; records: number }> {
   const groupId = input.gid ?? caller.groupId;
-  const name = normalizeName(input.zone.endsWith('.') ? input.zone : `${input.zone}.`);
+  // The zone's name is checked as POST /zone checks it (a name the nameservers cannot take is a 400 at once).
+  const name = checkZoneFields({ zone: input.zone }).name as string;
   const now = deps.clock.now();
   return deps.db.transaction().execute(async (trx) => {
     // The zone row comes first, with default SOA fields, so that records go into the database as they are parsed
     // (a large zone is never whole in memory); the SOA is set once the file is read, and a bad file rolls it all
-    // back. A file with bad lines answers 400 before anything about the zone or group does, as it always has.
-    let zone: ZoneRow;
-    try {
-      await assertGroupUsableForNewObject(trx, caller, groupId);
-      await assertZoneQuota(trx, deps.config.quotas, groupId);
-      zone = await insertZone(trx, {
-        group_id: groupId, name, description: input.description ?? '', mailaddr: `hostmaster.${name}`, serial: 0,
-        refresh: SOA_DEFAULTS.refresh, retry: SOA_DEFAULTS.retry, expire: SOA_DEFAULTS.expire, minimum: SOA_DEFAULTS.minimum, ttl: SOA_DEFAULTS.ttl,
-      }, now);
-    } catch (err) {
+    // back. A file with bad lines answers 400 before anything about the zone or group does, as it always has;
+    // a quota is the exception: it answers at once, since reading the file is the work it is there to spare.
+    const answerBadFileFirst = async (err: unknown): Promise<never> => {
       const parsed = await importZone(input.zone, input.zonefile, { onRecord: () => undefined });
       if (parsed.errorCount > 0 || !parsed.soa) throw invalidZoneFile(parsed.errors, parsed.errorCount);
       throw isUniqueViolation(err) ? duplicateZone() : err;
-    }
+    };
+    await assertGroupUsableForNewObject(trx, caller, groupId).catch(answerBadFileFirst);
+    await assertZoneQuota(trx, deps.config.quotas, groupId);
+    const zone: ZoneRow = await insertZone(trx, {
+      group_id: groupId, name, description: input.description ?? '', mailaddr: defaultMailbox(name), serial: 0,
+      refresh: SOA_DEFAULTS.refresh, retry: SOA_DEFAULTS.retry, expire: SOA_DEFAULTS.expire, minimum: SOA_DEFAULTS.minimum, ttl: SOA_DEFAULTS.ttl,
+    }, now).catch(answerBadFileFirst);
 
-    const limit = deps.config.quotas.recordsPerZone;
+    const countTowardsQuota = await importRecordQuota(trx, deps.config.quotas, name);
     const apexNs: ZoneRecord[] = [];
     let batch: ZoneRecord[] = [];
     let stored = 0;
-    let notStored = 0;
     const flush = async () => {
-      // Past the quota (with room for the NS and glue records that are dropped below) nothing more is stored;
-      // the count decides at the end.
-      if (limit > 0 && stored + batch.length > limit + QUOTA_SLACK) notStored += batch.length;
-      else if (batch.length > 0) {
-        await insertZoneRecords(trx, zone.id, batch, now);
-        stored += batch.length;
-      }
+      if (batch.length > 0) await insertZoneRecords(trx, zone.id, batch, now);
+      stored += batch.length;
       batch = [];
     };
     const parsed = await importZone(input.zone, input.zonefile, {
       onRecord: async (record) => {
+        countTowardsQuota(record);
         if (record.type === 'NS' && record.owner === name) apexNs.push(record);
         batch.push(record);
         if (batch.length >= INSERT_BATCH) await flush();
@@ -105,7 +100,7 @@ export async function importZoneFile(deps: Deps, caller: Caller, input: ImportIn
     // Those NS records, and A/AAAA glue equal to what the assigned nameservers' addresses give, are derived
     // again on export: storing them too would duplicate them.
     const dropped = await deleteZoneRecordsLike(trx, zone.id, derivedRecords({ name, ttl: 0, nameservers: assigned }));
-    await assertRecordQuota(trx, deps.config.quotas, zone.id, notStored);
+    await assertRecordQuota(trx, deps.config.quotas, zone.id, 0);
 
     const updated = (await updateZone(trx, zone.id, {
       mailaddr: soa.rname, serial: soa.serial, refresh: soa.refresh, retry: soa.retry, expire: soa.expire, minimum: soa.minimum,
@@ -122,5 +117,3 @@ export async function importZoneFile(deps: Deps, caller: Caller, input: ImportIn
 
 /** Rows per insert statement while a file is read. */
 const INSERT_BATCH = 5000;
-/** Records stored past records_per_zone before storing stops: room for the NS and glue records dropped after. */
-const QUOTA_SLACK = 1000;
