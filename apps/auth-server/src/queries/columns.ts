@@ -83,7 +83,7 @@ export interface IdentityRow {
   email: string | null;
 }
 
-export const sessionColumns = ['id', 'user_id', 'created_at', 'updated_at', 'aal', 'not_after', 'refreshed_at'] as const;
+export const sessionColumns = ['id', 'user_id', 'created_at', 'updated_at', 'aal', 'not_after', 'refreshed_at', 'oauth_client_id', 'scopes'] as const;
 
 export interface SessionRow {
   id: string;
@@ -93,6 +93,10 @@ export interface SessionRow {
   aal: string | null;
   not_after: Timestamp;
   refreshed_at: Timestamp;
+  /** The OAuth client the session was issued to by Keyzone's authorization server; null: a first-party session. */
+  oauth_client_id: string | null;
+  /** The OAuth scopes granted (space-separated); null: a first-party session. */
+  scopes: string | null;
 }
 
 export const refreshTokenColumns = ['id', 'token', 'user_id', 'revoked', 'parent', 'session_id', 'created_at', 'updated_at'] as const;

@@ -3,6 +3,7 @@
 //   locks the session row (FOR UPDATE SKIP LOCKED), revokes the token (only if still unrevoked),
 //   inserts the child, marks the session refreshed, writes the token_revoked + token_refreshed
 //   audit rows, and returns the session, user, identities and AMR claims.
+// The session must belong to the OAuth client presenting the token (none for first-party /token).
 // Any other case returns no row and the caller takes the transactional path in refresh.ts, which
 // tells the cases apart (locked → retry / 409, revoked → reuse grace or detection, banned, ...).
 // The audit payload is built in SQL with the same fields as services/platform/audit.ts auditEntry().
@@ -21,7 +22,7 @@ const amrT = sql.table('auth.mfa_amr_claims');
 const factorsT = sql.table('auth.mfa_factors');
 const auditT = sql.table('auth.audit_log_entries');
 
-const fastRefresh = prepared((_db: Executor, token: string, at: string, child: string, userAgent: string, ip: string, auditIp: string) =>
+const fastRefresh = prepared((_db: Executor, token: string, at: string, child: string, userAgent: string, ip: string, auditIp: string, oauthClientId: string) =>
   sql<Record<string, unknown>>`
     WITH locked AS (
       SELECT s.id FROM ${sessionsT} s
@@ -30,6 +31,7 @@ const fastRefresh = prepared((_db: Executor, token: string, at: string, child: s
       WHERE t.token = ${token} AND t.revoked = false
         AND (s.not_after IS NULL OR s.not_after > ${at}::timestamptz)
         AND (u.banned_until IS NULL OR u.banned_until <= ${at}::timestamptz)
+        AND s.oauth_client_id IS NOT DISTINCT FROM ${oauthClientId}::uuid
       FOR UPDATE OF s SKIP LOCKED
     ), revoked AS (
       UPDATE ${tokensT} SET revoked = true, updated_at = ${at}::timestamptz
@@ -89,9 +91,14 @@ export type FastRefreshResult = { refreshed: FastRefresh } | { refreshed: undefi
 
 export async function tryFastRefresh(
   root: Executor,
-  input: { token: string; child: string; at: Date; userAgent: string | null; ip: string | null; auditIp: string },
+  input: {
+    token: string; child: string; at: Date; userAgent: string | null; ip: string | null; auditIp: string;
+    /** The OAuth client the session must belong to; null: a first-party session. */
+    oauthClientId?: string | null;
+  },
 ): Promise<FastRefreshResult> {
-  const [row] = await fastRefresh(root, root, input.token, input.at.toISOString(), input.child, input.userAgent as string, input.ip as string, input.auditIp);
+  const [row] = await fastRefresh(root, root, input.token, input.at.toISOString(), input.child, input.userAgent as string, input.ip as string, input.auditIp,
+    (input.oauthClientId ?? null) as string);
   if (!row || row.s_id === null) return { refreshed: undefined, seenLive: row?.seen_revoked === false };
   return { refreshed: toFastRefresh(row) };
 }

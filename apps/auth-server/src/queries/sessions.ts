@@ -7,7 +7,10 @@ import { sessionColumns, type SessionRow } from './columns';
 
 export async function insertSession(
   db: Executor,
-  session: { id: string; user_id: string; aal: string; created_at: Date; user_agent: string | null; ip: string | null; not_after?: Date },
+  session: {
+    id: string; user_id: string; aal: string; created_at: Date; user_agent: string | null; ip: string | null; not_after?: Date;
+    oauth_client_id?: string; scopes?: string;
+  },
 ): Promise<SessionRow> {
   return (await db
     .insertInto('auth.sessions')
@@ -61,4 +64,16 @@ export async function findAmrClaims(db: Executor, sessionId: string): Promise<Ar
 export async function sessionRowVersion(db: Executor, id: string): Promise<string | undefined> {
   const row = await db.selectFrom('auth.sessions').select(sql<string>`xmin::text`.as('version')).where('id', '=', id).executeTakeFirst();
   return row?.version;
+}
+
+/** Ends every session an OAuth client holds, of one user or of all users; returns how many. */
+export async function deleteOAuthClientSessions(db: Executor, clientId: string, userId?: string): Promise<number> {
+  let query = db.deleteFrom('auth.sessions').where('oauth_client_id', '=', clientId);
+  if (userId) query = query.where('user_id', '=', userId);
+  return Number((await query.executeTakeFirst()).numDeletedRows);
+}
+
+/** Ends one session; returns whether it existed. */
+export async function deleteSessionById(db: Executor, id: string): Promise<boolean> {
+  return Number((await db.deleteFrom('auth.sessions').where('id', '=', id).executeTakeFirst()).numDeletedRows) > 0;
 }

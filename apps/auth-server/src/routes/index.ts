@@ -35,6 +35,13 @@ import { authorize, callback, linkIdentity, unlink } from './oauth';
 import { adminDeleteFactor, adminListFactors, adminUpdateFactor, challenge, enroll, unenroll, verify as verifyFactorRoute } from './mfa';
 import { ProviderClient } from '../services/external/provider-client';
 import { jwks } from './jwks';
+import {
+  authorizeRoute, consentRoute, discovery, dynamicRegister, getAuthorizationRoute, introspectRoute, listGrantsRoute, oauthTokenRoute,
+  requireOAuthServer, revokeGrantRoute, revokeRoute, userInfoRoute,
+} from './oauth-server';
+import {
+  adminCreateClient, adminDeleteClient, adminGetClient, adminListClients, adminRegenerateSecret, adminUpdateClient,
+} from './oauth-server-admin';
 import { logout } from './logout';
 import { settings } from './settings';
 import { signup } from './signup';
@@ -149,5 +156,29 @@ export function buildRouter(deps: Deps): Router {
   router.get('/admin/sso/providers/:idp_id', admin, getSsoProviderRoute(sso));
   router.put('/admin/sso/providers/:idp_id', admin, json, updateSsoProviderRoute(sso));
   router.delete('/admin/sso/providers/:idp_id', admin, deleteSsoProviderRoute(sso));
+  // Keyzone as an OAuth 2.1 / OpenID Connect authorization server (routes/oauth-server*.ts): 404 feature_disabled
+  // unless AUTH_OAUTH_SERVER_ENABLED. Dynamic registration gets RATE_LIMIT_OAUTH_DYNAMIC_CLIENT_REGISTER per hour;
+  // the token, revocation and introspection endpoints the /token rate.
+  const oauthServer = requireOAuthServer(deps);
+  const registerLimit = sharedRateLimit(deps, { name: 'oauth-register', limit: deps.config.oauthServer.rateLimitDynamicRegister, windowSeconds: 3600 });
+  router.get('/.well-known/openid-configuration', oauthServer, discovery(deps));
+  router.get('/.well-known/oauth-authorization-server', oauthServer, discovery(deps));
+  router.post('/oauth/clients/register', oauthServer, registerLimit, json, dynamicRegister(deps));
+  router.get('/oauth/authorize', oauthServer, authorizeLimit, authorizeRoute(deps));
+  router.get('/oauth/authorizations/:authorization_id', oauthServer, user, getAuthorizationRoute(deps));
+  router.post('/oauth/authorizations/:authorization_id/consent', oauthServer, user, json, consentRoute(deps));
+  router.post('/oauth/token', oauthServer, tokenLimit, jsonOrForm, oauthTokenRoute(deps));
+  router.get('/oauth/userinfo', oauthServer, user, userInfoRoute());
+  router.post('/oauth/userinfo', oauthServer, user, userInfoRoute());
+  router.post('/oauth/revoke', oauthServer, tokenLimit, jsonOrForm, revokeRoute(deps));
+  router.post('/oauth/introspect', oauthServer, tokenLimit, jsonOrForm, introspectRoute(deps));
+  router.get('/user/oauth/grants', oauthServer, user, listGrantsRoute(deps));
+  router.delete('/user/oauth/grants', oauthServer, user, revokeGrantRoute(deps));
+  router.post('/admin/oauth/clients', oauthServer, admin, json, adminCreateClient(deps));
+  router.get('/admin/oauth/clients', oauthServer, admin, adminListClients(deps));
+  router.get('/admin/oauth/clients/:client_id', oauthServer, admin, adminGetClient(deps));
+  router.put('/admin/oauth/clients/:client_id', oauthServer, admin, json, adminUpdateClient(deps));
+  router.delete('/admin/oauth/clients/:client_id', oauthServer, admin, adminDeleteClient(deps));
+  router.post('/admin/oauth/clients/:client_id/regenerate_secret', oauthServer, admin, adminRegenerateSecret(deps));
   return router;
 }

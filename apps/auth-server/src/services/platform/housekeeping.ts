@@ -1,7 +1,8 @@
 // Housekeeping (issue 18): every DB_CLEANUP_INTERVAL seconds (default 600; 0 = off; tests call it directly)
 // delete what can never be used again: one-time tokens past the longest code lifetime, flow states past
 // theirs, revoked refresh tokens untouched for a day, sessions past not_after, MFA challenges older than a day,
-// SAML relay states past their validity, used assertion IDs past the assertion's own end, passkey ceremonies past theirs.
+// SAML relay states past their validity, used assertion IDs past the assertion's own end, passkey ceremonies past theirs,
+// OAuth authorization requests a day past theirs.
 // Deletes go DB_CLEANUP_BATCH_SIZE rows at a time with a yield to the event loop in between, so requests are
 // never held up; several instances may run it at once (a row is deleted once, the others find nothing).
 import type { Deps } from '../../deps';
@@ -9,12 +10,14 @@ import {
   deleteEndedSessions, deleteExpiredAssertionUses, deleteExpiredFlowStates, deleteExpiredOneTimeTokens, deleteExpiredRelayStates,
   deleteExpiredWebauthnChallenges, deleteOldMfaChallenges, deleteOldRevokedRefreshTokens,
 } from '../../queries/housekeeping';
+import { deleteExpiredOAuthAuthorizations } from '../../queries/oauth-authorizations';
 import { FLOW_STATE_TTL_SECONDS } from '../external/pkce';
 
 const DAY_MS = 86_400_000;
 
 export type HousekeepingCounts = Record<
-  'oneTimeTokens' | 'flowStates' | 'refreshTokens' | 'sessions' | 'mfaChallenges' | 'samlRelayStates' | 'samlAssertions' | 'webauthnChallenges', number>;
+  'oneTimeTokens' | 'flowStates' | 'refreshTokens' | 'sessions' | 'mfaChallenges' | 'samlRelayStates' | 'samlAssertions' | 'webauthnChallenges'
+  | 'oauthAuthorizations', number>;
 
 const yieldToRequests = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -42,6 +45,8 @@ export async function runHousekeeping(deps: Pick<Deps, 'db' | 'config' | 'clock'
     samlRelayStates: await inBatches(batch, () => deleteExpiredRelayStates(deps.db, ago(deps.config.saml.relayStateValiditySeconds * 1000), batch)),
     samlAssertions: await inBatches(batch, () => deleteExpiredAssertionUses(deps.db, now, batch)),
     webauthnChallenges: await inBatches(batch, () => deleteExpiredWebauthnChallenges(deps.db, now, batch)),
+    // A day past expiry: a used code's row is what tells a replay from a forgery until then.
+    oauthAuthorizations: await inBatches(batch, () => deleteExpiredOAuthAuthorizations(deps.db, ago(DAY_MS), batch)),
   };
 }
 

@@ -17,9 +17,11 @@ function metadata(value: unknown): Record<string, unknown> {
 
 export function accessTokenClaims(
   user: UserRow,
-  session: { id: string; aal: string | null },
+  session: { id: string; aal: string | null; oauth_client_id?: string | null; scopes?: string | null },
   amr: AmrEntry[],
 ): Record<string, unknown> {
+  // A session of an OAuth client (Keyzone as the authorization server) says whose it is and what it may do.
+  const oauth = session.oauth_client_id ? { client_id: session.oauth_client_id, scope: session.scopes ?? '' } : {};
   return {
     aud: user.aud ?? '',
     sub: user.id,
@@ -32,6 +34,7 @@ export function accessTokenClaims(
     amr,
     session_id: session.id,
     is_anonymous: user.is_anonymous === true,
+    ...oauth,
   };
 }
 
@@ -41,7 +44,7 @@ export async function tokenResponse(
   input: {
     user: UserRow;
     identities: IdentityRow[];
-    session: { id: string; aal: string | null };
+    session: { id: string; aal: string | null; oauth_client_id?: string | null; scopes?: string | null };
     amr: AmrEntry[];
     refreshToken: string;
     weakPassword?: { message: string; reasons: string[] };

@@ -12,7 +12,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { newRefreshToken } from '@keyzone/tokens';
 import type { Deps } from '../../deps';
-import { ApiError, ErrorCode, Messages } from '../../errors';
+import { ApiError, ErrorCode, Messages, OAuthError } from '../../errors';
 import { tryFastRefresh } from '../../queries/refresh-fast';
 import { lockRefreshContext, rotateRefreshToken, type RefreshContext } from '../../queries/refresh-grant';
 import { findRefreshToken, revokeSessionTokens } from '../../queries/refresh-tokens';
@@ -56,7 +56,11 @@ function toMillis(value: Date | string | null): number {
 
 export async function refreshGrant(
   deps: Pick<Deps, 'db' | 'jwt' | 'config' | 'clock' | 'log'>,
-  input: { refreshToken: string; client: ClientInfo; receivedAt?: Date },
+  input: {
+    refreshToken: string; client: ClientInfo; receivedAt?: Date;
+    /** POST /oauth/token: the authenticated OAuth client; the session must be one issued to it (GoTrue's rule). */
+    oauthClientId?: string;
+  },
 ): Promise<TokenResponseJson> {
   checkRefreshTokenFormat(input.refreshToken);
   // When the request reached the server (its headers were read), before its body and any queueing.
@@ -71,6 +75,7 @@ export async function refreshGrant(
     userAgent: input.client.userAgent,
     ip: input.client.ip || null,
     auditIp: input.client.ip,
+    oauthClientId: input.oauthClientId ?? null,
   });
   if (fast.refreshed) {
     const done = fast.refreshed;
@@ -102,7 +107,7 @@ export async function refreshGrant(
 async function attemptRefresh(
   tx: Executor,
   deps: Pick<Deps, 'db' | 'config' | 'clock'>,
-  input: { refreshToken: string; client: ClientInfo },
+  input: { refreshToken: string; client: ClientInfo; oauthClientId?: string },
   race: { seenLive: boolean; arrivedAt: number },
 ): Promise<Attempt> {
   const context = await lockRefreshContext(deps.db, tx, input.refreshToken);
@@ -115,6 +120,7 @@ async function attemptRefresh(
     return { kind: 'locked', sessionVersion: await sessionRowVersion(tx, token.session_id) };
   }
   const { token, session, user } = context;
+  checkSessionClient(session.oauth_client_id, input.oauthClientId);
   const now = deps.clock.now();
   if (session.not_after !== null && toMillis(session.not_after) <= now.getTime()) {
     throw new ApiError(400, ErrorCode.session_expired, 'Invalid Refresh Token: Session Expired');
@@ -162,4 +168,11 @@ function withinReuseGrace(
 ): boolean {
   if (live.parent !== token.token) return false;
   return now.getTime() <= toMillis(token.updated_at) + intervalSeconds * 1000;
+}
+
+/** A session issued to an OAuth client is refreshed only by that client; a first-party one only at /token. */
+function checkSessionClient(sessionClient: string | null, presentedClient: string | undefined): void {
+  if (sessionClient && !presentedClient) throw new OAuthError('invalid_client', 'Client authentication required for OAuth session');
+  if (sessionClient && sessionClient !== presentedClient) throw new OAuthError('invalid_client', "Client does not match the session's OAuth client");
+  if (!sessionClient && presentedClient) throw new OAuthError('invalid_client', 'Client authentication not allowed for non-OAuth session');
 }

@@ -23,6 +23,7 @@ export const AmrMethod = {
   emailChange: 'email_change',
   oauth: 'oauth',
   ssoSaml: 'sso/saml',
+  oauthAuthorizationCode: 'oauth_provider/authorization_code',
 } as const;
 
 export interface IssuedSession {
@@ -37,7 +38,11 @@ export interface IssuedSession {
  */
 export async function createSession(
   db: Executor,
-  input: { user: UserRow; method: string; client: ClientInfo; at: Date; /** The session ends then (a SAML SessionNotOnOrAfter). */ notAfter?: Date },
+  input: {
+    user: UserRow; method: string; client: ClientInfo; at: Date; /** The session ends then (a SAML SessionNotOnOrAfter). */ notAfter?: Date;
+    /** A session issued to an OAuth client of Keyzone's authorization server, with the scopes granted. */
+    oauth?: { clientId: string; scopes: string };
+  },
 ): Promise<IssuedSession> {
   const session = await insertSession(db, {
     id: randomUUID(),
@@ -47,6 +52,7 @@ export async function createSession(
     user_agent: input.client.userAgent,
     ip: input.client.ip || null,
     ...(input.notAfter ? { not_after: input.notAfter } : {}),
+    ...(input.oauth ? { oauth_client_id: input.oauth.clientId, scopes: input.oauth.scopes } : {}),
   });
   await recordAmr(db, session.id, input.method, input.at);
   const refreshToken = newRefreshToken();
