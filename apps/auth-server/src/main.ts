@@ -1,161 +1,54 @@
 #!/usr/bin/env node
-// The executable: `serve` (default) | `migrate` | `version`. The only place that reads the
-// environment and opens connections; it builds deps and hands them to createApp.
-import type { Server } from 'node:http';
-import type { Logger } from 'pino';
-import { exitOnConfigError, type AuthConfig } from '@keyzone/config';
-import { connect, migrateAuth, poolStats, waitForDatabase, type AuthDatabase } from '@keyzone/db';
-import type { Telemetry } from '@keyzone/telemetry';
-import { createLogger } from '@keyzone/logging';
-import { createJwtService } from '@keyzone/tokens';
-import { createApp } from './app';
-import { generateSigningJwk, parseKeysArgs } from './cli/keys';
-import { parseTokenArgs, type TokenArgs } from './cli/token';
-import { createMailer } from './mail/mailer';
-import { checkSmtpHost } from './mail/smtp-host-check';
-import { loggerOptions, readConfig, readSigningConfig } from './config';
-import { type Deps } from './deps';
-import { systemClock } from './clock';
-import { createSmsSender } from './services/phone/providers';
-import { startHousekeeping } from './services/platform/housekeeping';
+// The executable: `serve` (default) | `migrate` | `version` | `token` | `keys generate`, each with --help. Only a
+// dispatcher: `version` and the usage texts answer from here, and each command's module (cli/*) is loaded only
+// when that command runs, so `version` does not load the app (issue 39: it took 3-7 s on a loaded machine).
+import { UsageError, wantsHelp } from '@keyzone/config/cli';
 import { VERSION } from './version';
 
-const USAGE = 'usage: auth-server [serve | migrate | version | token --role R [--sub S] [--exp SECONDS] | keys generate [--alg RS256|ES256|EdDSA]]';
+const USAGE = `usage: main.js [command] [options]     (node dist/main.js, or pnpm start)
+commands:
+  serve                        start the server (the default)
+  migrate                      apply the database migrations and exit
+  version                      print the version
+  token --role R [--sub S] [--exp SECONDS]
+                               print a JWT signed with the configured key
+  keys generate [--alg RS256|ES256|EdDSA]
+                               print a new signing key set for AUTH_JWT_KEYS
+  help [command]               this text, or a command's (as does <command> --help)`;
+const VERSION_USAGE = 'usage: main.js version\n  prints the version of the auth server';
 
-async function openDatabase(config: AuthConfig, log: Logger, telemetry?: Telemetry) {
-  const db = connect<AuthDatabase>(config.db.url, {
-    maxPoolSize: config.db.maxPoolSize,
-    authNamespace: config.db.namespace,
-    preparedStatements: config.db.preparedStatements,
-    onQuery: telemetry && config.tracing.enabled ? (query) => telemetry.recordQuery(query) : undefined,
-  });
-  await waitForDatabase(db, { onWait: (err) => log.warn({ err: (err as Error).message }, 'waiting for the database') });
-  const applied = await migrateAuth(db, { namespace: config.db.namespace });
-  return { db, applied };
+async function run(command: string, args: string[]): Promise<void> {
+  switch (command) {
+    case 'version':
+    case '--version':
+      console.log(wantsHelp(args) ? VERSION_USAGE : VERSION);
+      return;
+    case 'help':
+    case '--help':
+    case '-h':
+      // `help token` is `token --help`.
+      if (args[0] && args[0] !== 'help' && !args[0].startsWith('-')) return run(args[0], ['--help']);
+      console.log(USAGE);
+      return;
+    case 'serve':
+    case 'migrate':
+      return (await import('./cli/serve.js')).runServer(command, args);
+    case 'token':
+      return (await import('./cli/token.js')).runToken(args);
+    case 'keys':
+      return (await import('./cli/keys.js')).runKeys(args);
+    default:
+      throw new UsageError(USAGE, [`unknown command ${JSON.stringify(command)}`]);
+  }
 }
 
-/** TRACING_* / METRICS_* / OTEL_*: undefined when both are off. */
-async function telemetryFor(config: AuthConfig): Promise<Telemetry | undefined> {
-  if (!config.tracing.enabled && !config.metrics.enabled) return undefined;
-  // Loaded only when enabled: the OpenTelemetry SDK alone costs ~19 MB of memory (issue 24).
-  const { createTelemetry } = await import('@keyzone/telemetry');
-  return createTelemetry({
-    serviceName: 'auth-server',
-    versionAttribute: 'auth.version',
-    version: VERSION,
-    resourceAttributes: config.tracing.resourceAttributes,
-    debug: config.tracing.debug,
-    tracing: { enabled: config.tracing.enabled },
-    metrics: { enabled: config.metrics.enabled, exporter: config.metrics.exporter, host: config.metrics.prometheusHost, port: config.metrics.prometheusPort },
-  });
-}
-
-async function main(argv: string[]): Promise<void> {
-  const command = argv[0] ?? 'serve';
-  if (command === 'version' || command === '--version') {
-    console.log(VERSION);
-    return;
-  }
-  if (command === 'keys') {
-    try {
-      const { alg } = parseKeysArgs(argv.slice(1));
-      console.log(JSON.stringify([generateSigningJwk(alg)]));
-    } catch (err) {
-      console.error((err as Error).message);
-      process.exit(2);
-    }
-    return;
-  }
-  if (command !== 'serve' && command !== 'migrate' && command !== 'token') {
-    console.error(USAGE);
+const [command = 'serve', ...args] = process.argv.slice(2);
+run(command, args).catch((err: unknown) => {
+  // Wrong arguments: the usage and what was wrong, exit 2 (a shell's convention for a usage error).
+  if (err instanceof UsageError) {
+    console.error(err.message);
     process.exit(2);
   }
-
-  let config: AuthConfig;
-  try {
-    config = command === 'token' ? readSigningConfig(process.env, process.cwd()) : readConfig(process.env, process.cwd());
-  } catch (err) {
-    exitOnConfigError(err);
-  }
-  if (command === 'token') {
-    let args: TokenArgs;
-    try {
-      args = parseTokenArgs(argv.slice(1));
-    } catch (err) {
-      console.error((err as Error).message);
-      process.exit(2);
-    }
-    const signer = await createJwtService({ secret: config.jwt.secret, keys: config.jwt.keys as object[] | undefined, issuer: config.jwt.issuer });
-    const claims: Record<string, unknown> = { role: args.role, ...(args.sub ? { sub: args.sub } : {}) };
-    console.log(await signer.sign(claims, { expiresInSeconds: args.expiresInSeconds }));
-    return;
-  }
-  const log = createLogger(loggerOptions(process.env, config));
-  const telemetry = command === 'serve' ? await telemetryFor(config) : undefined;
-
-  const { db, applied } = await openDatabase(config, log, telemetry);
-  telemetry?.observePool(() => poolStats(db));
-  if (applied.length > 0) log.info({ migrations: applied }, 'migrations applied');
-  if (command === 'migrate') {
-    console.log(applied.length > 0 ? `applied: ${applied.join(', ')}` : 'database is up to date');
-    await db.destroy();
-    return;
-  }
-
-  const jwt = await createJwtService({
-    secret: config.jwt.secret,
-    keys: config.jwt.keys as object[] | undefined,
-    issuer: config.jwt.issuer,
-    clock: systemClock.now,
-  });
-  // Mail goes over SMTP when SMTP_HOST is set; otherwise it is logged (development) or refused (production).
-  const mailer = createMailer({ config, log, production: process.env.NODE_ENV === 'production', db, onSent: () => telemetry?.count('emails_sent') });
-  await checkSmtpHost(config.smtp.host, log);
-  mailer.outbox?.start();
-  const deps: Deps = { config, db, jwt, mailer, sms: createSmsSender(config.sms), clock: systemClock, log, telemetry };
-  const app = createApp(deps);
-  const stopHousekeeping = startHousekeeping(deps);
-  // Like the DNS API: every interface in production (containers), only this machine otherwise.
-  const bindHost = config.api.host ?? (process.env.NODE_ENV === 'production' ? '0.0.0.0' : '127.0.0.1');
-  const server: Server = app.listen(config.api.port, bindHost, (err?: Error) => {
-    // Express 5 calls this on a failed listen too: a taken port must stop the process, loudly.
-    if (err) {
-      const reason = (err as NodeJS.ErrnoException).code === 'EADDRINUSE' ? 'the port is already in use' : err.message;
-      console.error(`auth-server: cannot listen on ${bindHost}:${config.api.port}: ${reason}`);
-      process.exit(1);
-    }
-    const address = server.address();
-    const port = typeof address === 'object' && address ? address.port : config.api.port;
-    // Through the logger, so production writes it as JSON like every other line.
-    log.info({ url: `http://${bindHost}:${port}`, externalUrl: config.api.externalUrl, version: VERSION }, `auth-server ${VERSION} listening on http://${bindHost}:${port}`);
-  });
-
-  // Graceful stop: refuse new connections, let in-flight requests finish, then close the pool.
-  let stopping = false;
-  const stop = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    log.info({ signal }, 'shutting down');
-    stopHousekeeping();
-    const force = setTimeout(() => process.exit(1), 15_000);
-    force.unref();
-    server.close(() => {
-      mailer
-        .close()
-        .then(() => telemetry?.shutdown())
-        .then(() => db.destroy())
-        .catch((err: unknown) => log.error({ err }, 'closing the database failed'))
-        .finally(() => process.exit(0));
-    });
-    // Keep-alive sockets become idle once their in-flight response is done: close them as they do.
-    server.closeIdleConnections();
-    setInterval(() => server.closeIdleConnections(), 200).unref();
-  };
-  process.on('SIGTERM', () => stop('SIGTERM'));
-  process.on('SIGINT', () => stop('SIGINT'));
-}
-
-main(process.argv.slice(2)).catch((err: unknown) => {
   console.error(err);
   process.exit(1);
 });

@@ -25,6 +25,40 @@ describe('node dist/main.js', () => {
     expect(stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
   });
 
+  // Issue 39: every command and sub-command answers --help with its usage and exit 0; a missing option is named
+  // "required"; version loads no more than the version module.
+  test('--help on every command prints its usage and exits 0', async () => {
+    const commands: Array<[string[], string]> = [
+      [['--help'], 'usage: main.js [command]'], [['-h'], 'usage: main.js [command]'], [['help'], 'usage: main.js [command]'],
+      [['help', 'publish'], 'usage: main.js publish'], [['serve', '--help'], 'usage: main.js [serve]'],
+      [['migrate', '--help'], 'usage: main.js migrate'], [['version', '--help'], 'usage: main.js version'],
+      [['create-user', '--help'], 'usage: main.js create-user'], [['create-user', '--group', 'g', '-h'], 'usage: main.js create-user'],
+      [['import-nictool', '--help'], 'usage: main.js import-nictool'], [['publish', '--help'], 'usage: main.js publish'],
+    ];
+    for (const [args, usage] of commands) {
+      const { stdout, stderr } = await cli(...args);
+      expect([args.join(' '), stdout.startsWith(usage), stderr]).toEqual([args.join(' '), true, '']);
+    }
+  });
+
+  test('wrong arguments: the usage and each problem in words, exit 2', async () => {
+    const refused = async (...args: string[]) => {
+      const failed = await cli(...args).then(() => undefined, (err: { code: number; stderr: string }) => err);
+      expect(failed?.code).toBe(2);
+      return failed?.stderr ?? '';
+    };
+    const missing = await refused('create-user', '--group', 'g');
+    for (const name of ['username', 'password', 'email', 'first-name', 'last-name']) expect(missing).toContain(`  --${name}: required\n`);
+    expect(missing).not.toMatch(/Invalid input|expected string/);
+    expect(await refused('create-user', '--frob')).toContain('  unknown option --frob');
+    expect(await refused('import-nictool')).toContain('  --from: required');
+    expect(await refused('import-nictool', '--from')).toContain('  --from: a value is required');
+    expect(await refused('publish')).toContain('  --all: required');
+    expect(await refused('publish', '--all', '--nameserver', 'x')).toContain('  --nameserver: a nameserver id');
+    expect(await refused('frob')).toContain('  unknown command "frob"');
+    expect(await refused('serve', '--port', '1')).toContain('  unknown option --port');
+  });
+
   test('migrate applies the dns migrations, then has nothing to do', async () => {
     const first = await cli('migrate');
     expect(first.stdout).toMatch(/^applied: .*groups_users_sessions/m);
@@ -53,7 +87,7 @@ describe('node dist/main.js', () => {
     const duplicate = cli('create-user', ...args, '--username', 'cli-user', '--email', 'x@example.com');
     await expect(duplicate).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('409') });
     const bad = cli('create-user', '--group', 'cli.example', '--username', 'u');
-    await expect(bad).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('usage: main.js create-user') });
+    await expect(bad).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining('usage: main.js create-user') });
 
     const t = await startTestServer({ database });
     try {

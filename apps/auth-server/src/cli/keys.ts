@@ -3,22 +3,23 @@
 // keep the old key in the array with key_ops ["verify"]: tokens it signed stay valid until they expire, and
 // the JWKS publishes both.
 import { generateKeyPairSync, randomBytes, type KeyObject } from 'node:crypto';
-import { parseArgs } from 'node:util';
+import { parseCommand, UsageError } from '@keyzone/config/cli';
 
-export const KEYS_USAGE = 'usage: main.js keys generate [--alg RS256|ES256|EdDSA]';
+export const KEYS_USAGE = `usage: main.js keys generate [--alg RS256|ES256|EdDSA]
+  prints a JWK set with one new private signing key, for AUTH_JWT_KEYS
+  --alg   the key's algorithm (default RS256)`;
 export const KEY_ALGORITHMS = ['RS256', 'ES256', 'EdDSA'] as const;
 export type KeyAlgorithm = (typeof KEY_ALGORITHMS)[number];
 
-export function parseKeysArgs(args: string[]): { alg: KeyAlgorithm } {
-  let parsed;
-  try {
-    parsed = parseArgs({ args, strict: true, allowPositionals: true, options: { alg: { type: 'string' } } });
-  } catch (err) {
-    throw new Error(`${KEYS_USAGE}\n  ${(err as Error).message}`);
-  }
-  if (parsed.positionals.length !== 1 || parsed.positionals[0] !== 'generate') throw new Error(KEYS_USAGE);
+/** The key algorithm, or undefined for --help; throws a UsageError for anything else. */
+export function parseKeysArgs(args: string[]): { alg: KeyAlgorithm } | undefined {
+  const parsed = parseCommand(args, {
+    usage: KEYS_USAGE, options: { alg: { type: 'string' } }, positionals: { count: 1, describe: 'the sub-command: keys generate' },
+  });
+  if (parsed.help) return undefined;
+  if (parsed.positionals[0] !== 'generate') throw new UsageError(KEYS_USAGE, [`unknown sub-command ${JSON.stringify(parsed.positionals[0])}`]);
   const alg = parsed.values.alg ?? 'RS256';
-  if (!(KEY_ALGORITHMS as readonly string[]).includes(alg)) throw new Error(`${KEYS_USAGE}\n  --alg: one of ${KEY_ALGORITHMS.join(', ')}`);
+  if (!(KEY_ALGORITHMS as readonly string[]).includes(alg)) throw new UsageError(KEYS_USAGE, [`--alg: one of ${KEY_ALGORITHMS.join(', ')}`]);
   return { alg: alg as KeyAlgorithm };
 }
 
@@ -30,4 +31,10 @@ export function generateSigningJwk(alg: KeyAlgorithm, kidPrefix = 'key'): Record
   else ({ privateKey } = generateKeyPairSync('ed25519'));
   const kid = `${kidPrefix}-${new Date().toISOString().slice(0, 10)}-${randomBytes(4).toString('hex')}`;
   return { ...privateKey.export({ format: 'jwk' }), kid, alg, use: 'sig', key_ops: ['sign', 'verify'] };
+}
+
+/** `keys generate`: the new key set on stdout. */
+export function runKeys(args: string[]): void {
+  const parsed = parseKeysArgs(args);
+  console.log(parsed ? JSON.stringify([generateSigningJwk(parsed.alg)]) : KEYS_USAGE);
 }

@@ -253,7 +253,7 @@ describe('import-nictool --dry-run', () => {
     expect(formatSummary(dry)).toMatch(/^dry run: nothing was written/);
   });
 
-  it('the CLI prints the summary and exits 0; a bad URL exits 1 with the usage line', async () => {
+  it('the CLI prints the summary and exits 0; a bad URL exits 2 (a usage error) with the usage line', async () => {
     const main = path.join(__dirname, '..', '..', 'dist', 'main.js');
     const cli = (args: string[]) =>
       new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
@@ -268,7 +268,7 @@ describe('import-nictool --dry-run', () => {
     expect(ok.code).toBe(0);
     expect(ok.out).toMatch(/dry run: nothing was written[\s\S]*zones +2 imported[\s\S]*record 9 \(pc in example\.com\.\): record type 24 is not supported/);
     const bad = await cli(['import-nictool', '--from', 'postgres://x/y']);
-    expect(bad.code).toBe(1);
+    expect(bad.code).toBe(2);
     expect(bad.err).toMatch(/usage: main\.js import-nictool --from mysql:/);
   }, 60_000);
 });
