@@ -26,15 +26,16 @@ export async function findNameserverById(db: Db, id: number, options: { lock?: b
   return query.executeTakeFirst();
 }
 
-export async function findNameservers(db: Db, filter: { groupIds: number[]; deleted: boolean }): Promise<NameserverRow[]> {
+/** Nameservers of these groups, live or deleted; `name` (absolute, lowercase) narrows to that name. */
+export async function findNameservers(db: Db, filter: { groupIds: number[]; deleted: boolean; name?: string }): Promise<NameserverRow[]> {
   if (filter.groupIds.length === 0) return [];
-  return db
+  let query = db
     .selectFrom('dns.nameservers')
     .select(columns)
     .where('group_id', 'in', filter.groupIds)
-    .where('deleted_at', filter.deleted ? 'is not' : 'is', null)
-    .orderBy('name')
-    .execute();
+    .where('deleted_at', filter.deleted ? 'is not' : 'is', null);
+  if (filter.name !== undefined) query = query.where('name', '=', filter.name);
+  return query.orderBy('name').execute();
 }
 
 /** Live nameservers by name (names are unique among live ones). */

@@ -75,7 +75,14 @@ export interface ZoneListFilter {
   /** These groups, or a group and every group below it (resolved in the same query). */
   groups: number[] | { subtreeOf: number };
   deleted: boolean;
+  /** the name or the description contains this (any case) */
   search?: string;
+  /** exactly this zone (absolute, lowercase) */
+  zone?: string;
+  /** the name contains this (any case): NicTool's zone_like */
+  zoneLike?: string;
+  /** the description contains this (any case): NicTool's description_like */
+  descriptionLike?: string;
   sortBy: keyof typeof ZONE_SORT_COLUMNS;
   sortDir: 'asc' | 'desc';
   limit: number;
@@ -95,10 +102,16 @@ export async function findZones(
     .selectFrom('dns.zones')
     .where('group_id', 'in', Array.isArray(f.groups) ? f.groups : subtreeGroupIds(f.groups.subtreeOf))
     .where('deleted_at', f.deleted ? 'is not' : 'is', null);
-  const pattern = f.search ? containsPattern(f.search) : undefined;
-  const matching = pattern
-    ? scope.where((eb) => eb.or([eb('name', 'ilike', pattern), eb('description', 'ilike', pattern)]))
-    : scope;
+  // Each filter adds its own condition (values are parameters), so the statement texts stay a small set: one per
+  // combination of filters given, which listStatementName bounds.
+  let matching = scope;
+  if (f.search) {
+    const pattern = containsPattern(f.search);
+    matching = matching.where((eb) => eb.or([eb('name', 'ilike', pattern), eb('description', 'ilike', pattern)]));
+  }
+  if (f.zone !== undefined) matching = matching.where('name', '=', f.zone);
+  if (f.zoneLike) matching = matching.where('name', 'ilike', containsPattern(f.zoneLike));
+  if (f.descriptionLike) matching = matching.where('description', 'ilike', containsPattern(f.descriptionLike));
   return countedPage(
     db,
     scope,

@@ -4,7 +4,7 @@ import { publishStatus } from '../publishing/publisher';
 import { envelope, envelopeSchema } from '../http/envelope';
 import { defineRoute, type RouteFamily } from '../http/route';
 import { deletedQuery, emptyQuery, idNumber, idParams } from '../http/schemas';
-import { NAMESERVER_EXPORT_TYPES } from '../dns';
+import { ensureTrailingDot, NAMESERVER_EXPORT_TYPES, normalizeName } from '../dns';
 import { nameserverResponseSchema, nameserverSchema, serializeNameserver } from '../serialize-zones';
 import { changeNameserver, createNameserver, deleteNameserver, getNameserver, listNameservers } from '../services/zones/nameservers';
 import { boolQuery, deletedFlag, gidQuery, plainText, subgroupsFlag, ttl } from './dns-inputs';
@@ -49,8 +49,12 @@ export const nameserverRoutes: RouteFamily = {
     defineRoute({
       method: 'get', path: '/nameserver', auth: 'session',
       summary: 'Nameservers of a group',
-      description: 'With `usable=true`, also the nameservers of the groups above yours, which your zones may use.',
-      query: z.object({ gid: gidQuery, deleted: deletedFlag, include_subgroups: subgroupsFlag, usable: boolQuery('true: add the nameservers of the groups above yours') }).strict(),
+      description: 'With `usable=true`, also the nameservers of the groups above yours, which your zones may use; `name` narrows to one name (NicTool\'s filter).',
+      query: z.object({
+        gid: gidQuery, deleted: deletedFlag, include_subgroups: subgroupsFlag, usable: boolQuery('true: add the nameservers of the groups above yours'),
+        name: plainText(255).min(1).optional().transform((v) => (v === undefined ? v : normalizeName(ensureTrailingDot(v))))
+          .meta({ description: 'only the nameserver of this name (with or without the final dot, any case)' }),
+      }).strict(),
       responses: { 200: { description: 'The nameservers', schema: listSchema, example: { nameserver: [example], meta: reply("here are your nameservers").meta } }, 400: errorExamples.badInput, ...common },
       async handler({ query }, { deps, caller }) {
         const rows = await listNameservers(deps, caller, query);

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { envelope, envelopeSchema, meta, metaSchema } from '../http/envelope';
 import { defineRoute, type RouteFamily } from '../http/route';
 import { deletedQuery, idNumber, idParams } from '../http/schemas';
+import { ensureTrailingDot, normalizeName } from '../dns';
 import { listEnvelopeSchema, zoneResponseSchema, zoneSchema } from '../serialize-zones';
 import { zoneHistory } from '../services/audit/history';
 import { changeZone, createZone, deleteZone, getZone, listZones, ZONE_SORT_KEYS, zoneNsRecords } from '../services/zones/zones';
@@ -71,10 +72,15 @@ export const zoneRoutes: RouteFamily = {
     defineRoute({
       method: 'get', path: '/zone', auth: 'session',
       summary: 'List zones',
-      description: 'Zones of a group (default: yours), optionally with its subgroups; `search` matches the zone name and description.',
+      description: 'Zones of a group (default: yours), optionally with its subgroups; `search` matches the zone name and description, ' +
+        '`zone` one zone by name, `zone_like` part of the name, `description_like` part of the description (NicTool\'s filters; any case).',
       query: z.object({
         gid: gidQuery, deleted: deletedFlag, include_subgroups: subgroupsFlag,
         search: plainText(255).optional(),
+        zone: plainText(255).min(1).optional().transform((v) => (v === undefined ? v : normalizeName(ensureTrailingDot(v))))
+          .meta({ description: 'exactly this zone (with or without the final dot, any case)' }),
+        zone_like: plainText(255).optional().meta({ description: 'zones whose name contains this (any case)' }),
+        description_like: plainText(255).optional().meta({ description: 'zones whose description contains this (any case)' }),
         sort_by: z.enum(ZONE_SORT_KEYS).optional().transform((v) => v ?? 'zone').meta({ description: 'id, zone (default), description, serial or last_modified' }),
         ...paging,
       }).strict(),
@@ -82,6 +88,7 @@ export const zoneRoutes: RouteFamily = {
       async handler({ query }, { deps, caller }) {
         const { zones, total, filtered } = await listZones(deps, caller, {
           gid: query.gid, include_subgroups: query.include_subgroups, deleted: query.deleted, search: query.search,
+          zone: query.zone, zoneLike: query.zone_like, descriptionLike: query.description_like,
           sortBy: query.sort_by, sortDir: query.sort_dir, limit: query.limit, offset: query.offset,
         });
         return { body: { zone: zones, meta: { ...meta("here's your zone(s)"), pagination: { total, filtered, limit: query.limit, offset: query.offset } } } };

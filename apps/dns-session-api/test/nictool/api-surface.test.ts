@@ -1,4 +1,5 @@
 // The NicTool v3 routes scripts call (issue 14): GET /group, GET /user?gid=, GET /zone_record?zid=, GET /zone/<id>/ns, GET /.
+import { createUserWithGroup } from '../../src/services/directory/bootstrap';
 import { startTestServer, type TestServer } from '../helpers/server';
 import type { CookieClient } from '../helpers/client';
 import { addRecord, expectStatus, newNameserver, newZone } from '../zones/dns-client';
@@ -108,7 +109,6 @@ it('NicTool\'s POST /group {parent_gid: 0, name} makes a top-level group without
   // Only an administrator of a top-level group: not a user, not a sub-group's administrator.
   const carl = await t.login('carl@child.surface.example');
   expect((await carl.post('/group', { parent_gid: 0, name: 'by-carl.example' })).status).toBe(403);
-  const { createUserWithGroup } = await import('../../src/services/directory/bootstrap');
   await createUserWithGroup(t.deps, {
     group: 'nictool-client.example', username: 'nina', password: 'Wh@tA-Decent#P6ssw0rd', email: 'nina@example.com', firstName: 'N', lastName: 'A', isAdmin: true,
   });

@@ -68,11 +68,11 @@ export async function getNameserver(deps: Deps, caller: Caller, id: number, opti
  * groups above the caller's, which the caller may assign to zones but not change.
  */
 export async function listNameservers(
-  deps: Deps, caller: Caller, query: { gid?: number; deleted: boolean; include_subgroups: boolean; usable: boolean },
+  deps: Deps, caller: Caller, query: { gid?: number; deleted: boolean; include_subgroups: boolean; usable: boolean; name?: string },
 ): Promise<NameserverRow[]> {
   const groupIds = await listScope(deps.db, caller, query.gid, query.include_subgroups);
   if (query.usable) groupIds.push(...(await findAncestorGroupIds(deps.db, caller.groupId)));
-  return findNameservers(deps.db, { groupIds, deleted: query.deleted });
+  return findNameservers(deps.db, { groupIds, deleted: query.deleted, name: query.name });
 }
 
 export async function createNameserver(deps: Deps, caller: Caller, input: NameserverInput & { name: string }): Promise<NameserverRow> {
