@@ -16,11 +16,45 @@ export interface PowerDnsTarget {
 /**
  * RRsets per request: PowerDNS refuses bodies over webserver-max-bodysize (2 MB by default), so a large zone
  * goes in several PATCHes (its state between them is partly old, partly new: a few seconds for 50,000 records).
- * The SOA goes in the last one, so the serial says the zone is complete only once it is.
+ * The SOA goes in the last one, so the serial says the zone is complete only once it is. Small enough that one
+ * PATCH takes tens of milliseconds even in a 100,000-record zone: another zone's change waits for at most one.
  */
-const RRSETS_PER_REQUEST = 2000;
+const RRSETS_PER_REQUEST = 500;
+
+/**
+ * Writes to one PowerDNS take turns, first come first served: its sqlite backend refuses a second write
+ * transaction while one is open (a 500), so a small change arriving during a large zone's PATCHes would fail and
+ * back off for seconds. In the lane it goes between two of them instead.
+ */
+const writeLanes = new Map<string, Promise<void>>();
+
+async function inWriteLane<T>(target: PowerDnsTarget, write: () => Promise<T>): Promise<T> {
+  const key = `${target.url} ${target.serverId}`;
+  const before = writeLanes.get(key) ?? Promise.resolve();
+  let release!: () => void;
+  const done = new Promise<void>((resolve) => (release = resolve));
+  const mine = before.then(() => done);
+  writeLanes.set(key, mine);
+  await before;
+  try {
+    return await write();
+  } finally {
+    release();
+    if (writeLanes.get(key) === mine) writeLanes.delete(key);
+  }
+}
 
 async function api(target: PowerDnsTarget, method: string, path: string, body?: unknown): Promise<{ status: number; json: unknown }> {
+  if (method === 'GET') return call(target, method, path, body);
+  // A write that still meets a busy backend (another Keyzone instance writing) is tried again shortly.
+  for (let attempt = 0; ; attempt++) {
+    const answer = await inWriteLane(target, () => call(target, method, path, body));
+    if (answer.status !== 500 || attempt === 3) return answer;
+    await new Promise((resolve) => setTimeout(resolve, 50 * 2 ** attempt));
+  }
+}
+
+async function call(target: PowerDnsTarget, method: string, path: string, body?: unknown): Promise<{ status: number; json: unknown }> {
   let response: Response;
   try {
     response = await fetch(`${target.url}/api/v1/servers/${encodeURIComponent(target.serverId)}${path}`, {
@@ -104,10 +138,11 @@ export async function publishToPowerDns(target: PowerDnsTarget, zone: ExportZone
   const current = await api(target, 'GET', `${zonePath(name)}?rrsets=true`);
   let existing = new Map<string, RRset>();
   if (current.status === 404 || current.status === 422) {
-    // Created with its SOA; every RRset follows in the PATCHes below.
-    // api_rectify: PowerDNS keeps the DNSSEC ordering data right after every API change of a signed zone.
+    // Created with its SOA; every RRset follows in the PATCHes below. api_rectify (PowerDNS rectifies the whole
+    // zone after every API change) stays off while they go in, else each PATCH of a large zone costs more than the
+    // last; applySigning turns it on for a signed zone and rectifies once.
     const created = await api(target, 'POST', '/zones', {
-      name, kind: 'Native', nameservers: [], soa_edit_api: '', api_rectify: true, rrsets: wanted.slice(0, 1).map((s) => ({ ...s, changetype: 'REPLACE' })),
+      name, kind: 'Native', nameservers: [], soa_edit_api: '', api_rectify: false, rrsets: wanted.slice(0, 1).map((s) => ({ ...s, changetype: 'REPLACE' })),
     });
     if (created.status !== 201) throw failure(`refused to create ${name}`, created);
   } else if (current.status === 200) {

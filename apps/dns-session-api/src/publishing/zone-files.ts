@@ -14,6 +14,8 @@ export interface ZoneFileTarget {
   timeoutMs: number;
   /** BIND's key directory for signed zones (publish.yml zone_files.key_directory). */
   keyDirectory?: string;
+  /** Asks whether the nameserver loaded a zone (publish.yml zone_files.check_command). */
+  checkCommand?: string[];
 }
 
 const SUFFIX = '.zone';
@@ -133,6 +135,35 @@ function reload(target: ZoneFileTarget, zoneName: string): Promise<void> {
   });
 }
 
+function run(command: string[], zoneName: string, timeoutMs: number): Promise<{ ok: boolean; output: string }> {
+  const [program, ...args] = command.map((part) => part.replaceAll('{zone}', zoneName));
+  return new Promise((resolve) => {
+    execFile(program!, args, { timeout: timeoutMs }, (err, stdout, stderr) => resolve({ ok: !err, output: `${String(stdout)}${String(stderr)}`.trim() || (err?.message ?? '') }));
+  });
+}
+
+/**
+ * Asks the nameserver (check_command, e.g. `rndc zonestatus {zone}`) whether it loaded the zone with this serial,
+ * until it says so or the timeout passes: a reload by signal is asynchronous, and a nameserver that refuses a zone
+ * file (BIND: `bad name (check-names)`) keeps serving the old one or SERVFAIL, which must not read as success.
+ */
+async function checkLoaded(target: ZoneFileTarget, zoneName: string, serial: number | string): Promise<void> {
+  if (!target.checkCommand?.length) return;
+  const name = normalizeName(zoneName).replace(/\.$/, '');
+  if (name.startsWith('-')) throw new Error(`zone name ${JSON.stringify(zoneName)} begins with "-": not passed to ${target.checkCommand[0]}`);
+  const deadline = Date.now() + target.timeoutMs;
+  let last = '';
+  for (let wait = 50; ; wait = Math.min(500, wait * 2)) {
+    const { ok, output } = await run(target.checkCommand, name, target.timeoutMs);
+    const served = /^serial:\s*(\d+)\s*$/m.exec(output)?.[1];
+    if (ok && (served === undefined || served === String(serial))) return;
+    last = ok ? `it serves serial ${served}, not ${String(serial)}` : output;
+    if (Date.now() >= deadline) break;
+    await new Promise((resolve) => setTimeout(resolve, wait));
+  }
+  throw new Error(`the nameserver did not load ${zoneName}: ${last.slice(0, 500)} (see its log for why)`);
+}
+
 export async function publishZoneFile(target: ZoneFileTarget, zone: ExportZone, options: Signing = { dnssec: false, nsec3: false }): Promise<void> {
   if (options.dnssec && !target.keyDirectory) {
     throw new Error(`${zone.name} is to be signed: publish.yml zone_files needs a key_directory where BIND keeps its keys`);
@@ -145,6 +176,7 @@ export async function publishZoneFile(target: ZoneFileTarget, zone: ExportZone, 
   else if (signedBefore) await markPolicy(file, 'insecure');
   await rewriteInclude(target);
   await reload(target, zone.name);
+  await checkLoaded(target, zone.name, zone.soa.serial);
 }
 
 export async function removeZoneFile(target: ZoneFileTarget, zoneName: string): Promise<void> {

@@ -88,15 +88,21 @@ export interface Bind {
   zonesDir: string;
   includeFile: string;
   reloadCommand: string[];
+  /** rndc zonestatus {zone} over BIND's control channel: whether it loaded a zone, and which serial. */
+  checkCommand: string[];
   stop(): Promise<void>;
 }
 
-export async function startBind(dir: string): Promise<Bind> {
+/** `options`: more statements for named.conf's options block (e.g. `max-records 20;`). */
+export async function startBind(dir: string, options = ''): Promise<Bind> {
   const zonesDir = path.join(dir, 'zones');
   mkdirSync(zonesDir, { recursive: true });
   const includeFile = 'keyzone-zones.conf';
   writeFileSync(path.join(zonesDir, includeFile), '');
-  const dnsPort = await freePort();
+  const [dnsPort, controlPort] = [await freePort(), await freePort()];
+  const keyFile = path.join(dir, 'rndc.key');
+  await new Promise<void>((resolve, reject) =>
+    execFile('rndc-confgen', ['-a', '-A', 'hmac-sha256', '-c', keyFile], (err) => (err ? reject(err) : resolve())));
   const pidFile = path.join(dir, 'named.pid');
   writeFileSync(path.join(dir, 'named.conf'), `options {
   directory "${dir}";
@@ -105,8 +111,10 @@ export async function startBind(dir: string): Promise<Bind> {
   listen-on-v6 { none; };
   recursion no;
   notify no;
+  ${options}
 };
-controls { };
+include "${keyFile}";
+controls { inet 127.0.0.1 port ${controlPort} allow { 127.0.0.1; } keys { "rndc-key"; }; };
 include "${path.join(zonesDir, includeFile)}";
 `);
   const child = spawn('named', ['-g', '-c', path.join(dir, 'named.conf')], { stdio: 'ignore' });
@@ -118,5 +126,9 @@ include "${path.join(zonesDir, includeFile)}";
       return false;
     }
   });
-  return { dnsPort, zonesDir, includeFile, reloadCommand: ['kill', '-HUP', String(child.pid)], stop: () => stopProcess(child) };
+  return {
+    dnsPort, zonesDir, includeFile, reloadCommand: ['kill', '-HUP', String(child.pid)],
+    checkCommand: ['rndc', '-k', keyFile, '-s', '127.0.0.1', '-p', String(controlPort), 'zonestatus', '{zone}'],
+    stop: () => stopProcess(child),
+  };
 }
