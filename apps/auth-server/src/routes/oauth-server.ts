@@ -36,9 +36,9 @@ const AuthorizeQuery = z.object({
 const ConsentBody = z.object({ action: z.enum(['approve', 'deny'], { message: "action must be 'approve' or 'deny'" }) });
 const TokenBody = z.looseObject({
   grant_type: text, code: text, redirect_uri: text, code_verifier: text, refresh_token: text, resource: text,
-  client_id: z.unknown(), client_secret: z.unknown(),
+  client_id: z.unknown().optional(), client_secret: z.unknown().optional(),
 });
-const TokenRequestBody = z.looseObject({ token: text, token_type_hint: text, client_id: z.unknown(), client_secret: z.unknown() });
+const TokenRequestBody = z.looseObject({ token: text, token_type_hint: text, client_id: z.unknown().optional(), client_secret: z.unknown().optional() });
 
 /** 404 feature_disabled unless the OAuth server is on (GoTrue's requireOAuthServerEnabled). */
 export function requireOAuthServer(deps: Pick<Deps, 'config'>): RequestHandler {

@@ -30,6 +30,8 @@ export interface TestServerOptions {
   kind?: 'postgres' | 'pglite';
   /** Lets a test wire a mailer (or other deps) before the app is built. */
   configure?: (deps: Deps) => Deps | Promise<Deps>;
+  /** Listen on this port (default: any free one), for settings that must name the server's own URL. */
+  port?: number;
 }
 
 function prefixed(env: Record<string, string | undefined>): Record<string, string | undefined> {
@@ -82,7 +84,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   if (options.configure) deps = await options.configure(deps);
   const app = createApp(deps);
   const server: Server = await new Promise((resolve) => {
-    const s = app.listen(0, '127.0.0.1', () => resolve(s));
+    const s = app.listen(options.port ?? 0, '127.0.0.1', () => resolve(s));
   });
   const { port } = server.address() as AddressInfo;
   return {
