@@ -6,7 +6,7 @@ import { emptyQuery } from '../http/schemas';
 import { clearSessionCookie } from '../http/session-cookie';
 import { loginResponseSchema, serializeLoginUser } from '../serialize';
 import { clientAddressOf } from '../http/client-address';
-import { takeLoginAttempt } from '../services/access/login-limits';
+import { takeLoginAttempt, type LoginAttempt } from '../services/access/login-limits';
 import { authenticate, authenticateWithAccessToken, currentLogin, reserveSessionId } from '../services/access/sessions';
 import { errorExamples } from './examples';
 
@@ -65,13 +65,15 @@ const login = defineRoute({
     429: errorExamples.tooManyLogins,
   },
   async handler({ body }, { deps, req, res }) {
+    let attempt: LoginAttempt | undefined;
     if ('username' in body) {
       const account = body.username.includes('@') ? body.username : `${body.username}@${deps.config.http.defaultGroup}`;
-      await takeLoginAttempt(deps, { client: clientAddressOf(res) ?? req.socket.remoteAddress ?? '', account });
+      attempt = await takeLoginAttempt(deps, { client: clientAddressOf(res) ?? req.socket.remoteAddress ?? '', account });
     }
     const { user, group } = 'access_token' in body
       ? await authenticateWithAccessToken(deps, body.access_token)
       : await authenticate(deps, body.username, body.password);
+    await attempt?.succeeded();
     const rowId = await reserveSessionId(deps);
     // A new id at login (no session fixation) whenever a stored session came with the request. Without one,
     // express-session has just generated a fresh id that no client has seen, so there is nothing to replace.

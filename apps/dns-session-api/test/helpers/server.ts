@@ -78,7 +78,7 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
   };
   const clock = new TestClock();
   const log = createLogger({ name: 'dns-session-api-test', level: process.env.DEBUG_TEST_LOGS ? 'debug' : 'silent' });
-  const built = buildDeps({ config: { ...config, security: { bcryptCost: 4, loginAttemptsPerClient: 0, loginAttemptsPerAccount: 0, ...options.security } }, db: database.db, log, clock });
+  const built = buildDeps({ config: { ...config, security: { bcryptCost: 4, loginAttemptsPerClient: 0, loginAttemptsPerAccount: 0, loginsPerClient: 0, ...options.security } }, db: database.db, log, clock });
   const deps = options.configure ? options.configure(built) : built;
   const server: Server = await listen(createApp(deps), { host: '127.0.0.1', port: 0, keepAliveTimeoutSeconds: config.http.keepAliveTimeoutSeconds });
   const url = urlOf(server);

@@ -138,6 +138,7 @@ export function loadDnsConfig(options: LoadDnsConfigOptions = {}): DnsConfig {
       bcryptCost: yml.security.bcrypt_cost,
       loginAttemptsPerClient: yml.security.login_attempts_per_client,
       loginAttemptsPerAccount: yml.security.login_attempts_per_account,
+      loginsPerClient: yml.security.logins_per_client,
     },
     publish: {
       enabled: yml.publish.enabled,

@@ -38,8 +38,9 @@ export interface DnsConfig {
   };
   security: {
     bcryptCost: number;                // security.yml bcrypt_cost, default 10, 4..15
-    loginAttemptsPerClient: number;    // security.yml login_attempts_per_client per 5 minutes (shared by instances), default 30; 0 = off
-    loginAttemptsPerAccount: number;   // security.yml login_attempts_per_account per 5 minutes, default 10; 0 = off
+    loginAttemptsPerClient: number;    // security.yml login_attempts_per_client: failed logins per client address per 5 minutes (shared by instances), default 30; 0 = off
+    loginAttemptsPerAccount: number;   // security.yml login_attempts_per_account: failed logins per account name per 5 minutes, default 10; 0 = off
+    loginsPerClient: number;           // security.yml logins_per_client: every login, successful or not, per client address per 5 minutes, default 300; 0 = off
   };
   publish: {
     enabled: boolean;                  // publish.yml enabled: the publisher runs, default false

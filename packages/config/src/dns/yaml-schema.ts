@@ -54,6 +54,7 @@ export const dnsYamlSchema = z.strictObject({
     bcrypt_cost: z.number().int().min(4).max(15).default(10),
     login_attempts_per_client: z.number().int().min(0).default(30),
     login_attempts_per_account: z.number().int().min(0).default(10),
+    logins_per_client: z.number().int().min(0).default(300),
   }).prefault({}),
   // OpenTelemetry (issue 18); TRACING_ENABLED, METRICS_ENABLED, METRICS_EXPORTER, OTEL_EXPORTER_PROMETHEUS_HOST/PORT,
   // OTEL_RESOURCE_ATTRIBUTES and DEBUG in the environment win, as for the auth server.
