@@ -53,8 +53,11 @@ run(command, args).catch(async (err: unknown) => {
     console.error(err.message);
     process.exit(2);
   }
-  // An API error (create-user's 409) as its status and message; anything else as its message, one line.
-  const { ApiError } = await import('./errors.js');
-  console.error(err instanceof ApiError ? `${err.statusCode} ${err.message}` : err instanceof Error ? err.message : err);
+  // An API error (create-user's 409) as its status and message, a database that is missing, refusing or
+  // unreachable as one line naming the problem (as the auth server), anything else as its message.
+  const [{ ApiError }, { databaseProblem }] = await Promise.all([import('./errors.js'), import('@keyzone/db')]);
+  const problem = err instanceof ApiError ? undefined : databaseProblem(err);
+  if (problem !== undefined) console.error(`dns-session-api: cannot use the database: ${problem}`);
+  else console.error(err instanceof ApiError ? `${err.statusCode} ${err.message}` : err instanceof Error ? err.message : err);
   process.exit(1);
 });

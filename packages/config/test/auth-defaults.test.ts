@@ -16,7 +16,7 @@ describe('defaults', () => {
     expect(c.api).toEqual({
       host: undefined, port: 8081, externalUrl: 'http://localhost:8081', requestIdHeader: undefined, endpoint: undefined, trustedProxies: [],
     });
-    expect(c.db).toEqual({ driver: 'postgres', url: MINIMAL_ENV.DATABASE_URL, maxPoolSize: 0, preparedStatements: true, namespace: undefined, cleanupInterval: 600, cleanupBatchSize: 500 });
+    expect(c.db).toEqual({ driver: 'postgres', url: MINIMAL_ENV.DATABASE_URL, maxPoolSize: 0, preparedStatements: true, namespace: undefined, cleanupInterval: 600, cleanupBatchSize: 500, waitTimeout: 60 });
     expect(c.log).toEqual({ level: 'info', file: undefined });
   });
 

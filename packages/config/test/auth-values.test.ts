@@ -26,7 +26,7 @@ describe('top level, API, DB, logging', () => {
       host: '0.0.0.0', port: 9999, externalUrl: 'http://localhost:8081', requestIdHeader: 'X-Request-Id',
       endpoint: 'http://op.example.com', trustedProxies: ['10.0.0.0/8', '192.0.2.7'],
     });
-    expect(c.db).toEqual({ driver: 'postgres', url: MINIMAL_ENV.DATABASE_URL, maxPoolSize: 20, preparedStatements: false, namespace: 'kz', cleanupInterval: 300, cleanupBatchSize: 100 });
+    expect(c.db).toEqual({ driver: 'postgres', url: MINIMAL_ENV.DATABASE_URL, maxPoolSize: 20, preparedStatements: false, namespace: 'kz', cleanupInterval: 300, cleanupBatchSize: 100, waitTimeout: 60 });
     expect(c.log).toEqual({ level: 'trace', file: '/tmp/auth.log' });
   });
 

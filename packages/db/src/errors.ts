@@ -72,3 +72,45 @@ export function isDatabaseUnavailable(err: unknown, depth = 0): boolean {
   if (Array.isArray(nested.errors) && nested.errors.some((e) => isDatabaseUnavailable(e, depth + 1))) return true;
   return isDatabaseUnavailable(nested.cause, depth + 1);
 }
+
+/** The first non-empty message in `err`, its AggregateError members (a host name with two addresses) or its cause. */
+function firstMessage(err: unknown, depth = 0): string | undefined {
+  if (typeof err !== 'object' || err === null || depth > 4) return undefined;
+  const { message, errors, cause } = err as { message?: unknown; errors?: unknown; cause?: unknown };
+  if (typeof message === 'string' && message.trim() !== '') return message.trim().split('\n')[0];
+  if (Array.isArray(errors)) for (const member of errors) {
+    const found = firstMessage(member, depth + 1);
+    if (found) return found;
+  }
+  return firstMessage(cause, depth + 1);
+}
+
+const CONNECT_PROBLEMS: Record<string, string> = {
+  ECONNREFUSED: 'nothing accepts connections there',
+  ENOTFOUND: 'the host name does not resolve',
+  EAI_AGAIN: 'the host name does not resolve',
+  ETIMEDOUT: 'the server did not answer',
+  EHOSTUNREACH: 'the host is unreachable',
+  ENETUNREACH: 'the network is unreachable',
+  '3D000': 'the database does not exist',
+  '28P01': 'the server refused the credentials',
+  '28000': 'the server refused the connection',
+  '42501': 'the user may not do this',
+  '57P03': 'the server is starting up or shutting down',
+  '53300': 'the server has too many connections',
+};
+
+/**
+ * One line saying why the database cannot be used at start-up (missing, refusing, unreachable), or undefined when
+ * `err` is not a database or connection error. Never the URL (it may hold the password).
+ */
+export function databaseProblem(err: unknown): string | undefined {
+  let code = pgErrorCode(err);
+  const nested = (err as { errors?: unknown[] } | null)?.errors;
+  if (code === undefined && Array.isArray(nested)) code = pgErrorCode(nested[0]);
+  const pgLike = code !== undefined && (/^[0-9A-Z]{5}$/.test(code) || code in CONNECT_PROBLEMS || UNAVAILABLE_SOCKET_CODES.has(code));
+  if (!pgLike && !isDatabaseUnavailable(err)) return undefined;
+  const message = firstMessage(err) ?? 'no message';
+  const meaning = code === undefined ? undefined : CONNECT_PROBLEMS[code];
+  return meaning ? `${meaning} (${message})` : message;
+}

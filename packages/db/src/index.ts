@@ -7,6 +7,7 @@ export { waitForDatabase, type WaitForDatabaseOptions } from './wait';
 export { AuthNamespacePlugin } from './namespace-plugin';
 export {
   isDatabaseUnavailable,
+  databaseProblem,
   isForeignKeyViolation,
   isSerializationOrLockError,
   isUniqueViolation,

@@ -1,6 +1,6 @@
 // waitForDatabase: a service started before its database waits for it (Compose, Kubernetes), and gives up on
 // errors that waiting cannot fix.
-import { connect, waitForDatabase } from '../src';
+import { connect, databaseProblem, waitForDatabase } from '../src';
 import { createTestDatabase, startTcpProxy } from '../src/testing';
 
 test('waits while the database refuses connections, and goes on once it answers', async () => {
@@ -35,8 +35,13 @@ test('gives up at the deadline, and at once on an error waiting cannot fix', asy
   try {
     await expect(waitForDatabase(down, { timeoutMs: 300, intervalMs: 100 })).rejects.toThrow();
     const waited: unknown[] = [];
-    await expect(waitForDatabase(wrong, { timeoutMs: 30_000, onWait: (err) => waited.push(err) })).rejects.toThrow(/does not exist/);
+    const refused = await waitForDatabase(wrong, { timeoutMs: 30_000, onWait: (err) => waited.push(err) }).catch((err: unknown) => err);
     expect(waited).toEqual([]);
+    // One line for the start-up message (issue 39); not a database error: undefined.
+    expect(databaseProblem(refused)).toBe('the database does not exist (database "kz_no_such_database" does not exist)');
+    const unreachable = Object.assign(new AggregateError([Object.assign(new Error('connect ECONNREFUSED ::1:1'), { code: 'ECONNREFUSED' })], ''), { code: 'ECONNREFUSED' });
+    expect(databaseProblem(unreachable)).toBe('nothing accepts connections there (connect ECONNREFUSED ::1:1)');
+    expect(databaseProblem(new TypeError('x is not a function'))).toBeUndefined();
   } finally {
     await down.destroy();
     await wrong.destroy();

@@ -4,7 +4,7 @@ import type { Server } from 'node:http';
 import type { Logger } from 'pino';
 import { exitOnConfigError, type AuthConfig } from '@keyzone/config';
 import { parseCommand } from '@keyzone/config/cli';
-import { connect, migrateAuth, poolStats, waitForDatabase, type AuthDatabase } from '@keyzone/db';
+import { connect, databaseProblem, migrateAuth, poolStats, waitForDatabase, type AuthDatabase } from '@keyzone/db';
 import type { Telemetry } from '@keyzone/telemetry';
 import { createLogger } from '@keyzone/logging';
 import { createJwtService } from '@keyzone/tokens';
@@ -23,6 +23,10 @@ export const SERVE_USAGE = `usage: main.js [serve]
 export const MIGRATE_USAGE = `usage: main.js migrate
   applies the database migrations and exits (serve applies them too)`;
 
+/**
+ * The pool, migrated. A database that is missing, refuses us, or stays unreachable for DB_WAIT_TIMEOUT stops the
+ * process with one line naming the problem (issue 39), as in the DNS API, instead of a stack and the pg error object.
+ */
 async function openDatabase(config: AuthConfig, log: Logger, telemetry?: Telemetry) {
   const db = connect<AuthDatabase>(config.db.url, {
     maxPoolSize: config.db.maxPoolSize,
@@ -30,9 +34,20 @@ async function openDatabase(config: AuthConfig, log: Logger, telemetry?: Telemet
     preparedStatements: config.db.preparedStatements,
     onQuery: telemetry && config.tracing.enabled ? (query) => telemetry.recordQuery(query) : undefined,
   });
-  await waitForDatabase(db, { onWait: (err) => log.warn({ err: (err as Error).message }, 'waiting for the database') });
-  const applied = await migrateAuth(db, { namespace: config.db.namespace });
-  return { db, applied };
+  try {
+    await waitForDatabase(db, {
+      timeoutMs: config.db.waitTimeout * 1000,
+      onWait: (err) => log.warn({ err: databaseProblem(err) ?? (err as Error).message }, 'waiting for the database'),
+    });
+    const applied = await migrateAuth(db, { namespace: config.db.namespace });
+    return { db, applied };
+  } catch (err) {
+    const problem = databaseProblem(err);
+    if (problem === undefined) throw err;
+    await db.destroy().catch(() => undefined);
+    console.error(`auth-server: cannot use the database: ${problem}`);
+    process.exit(1);
+  }
 }
 
 /** TRACING_* / METRICS_* / OTEL_*: undefined when both are off. */

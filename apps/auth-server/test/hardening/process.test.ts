@@ -69,6 +69,32 @@ it('production refuses a short or patterned JWT secret with one line naming the 
   expect(token.stderr).toContain('AUTH_JWT_SECRET: expected at least 32 characters in production');
 }, 60_000);
 
+it('a missing, refusing or unreachable database stops it with one line naming the problem (issue 39)', async () => {
+  const closed = net.createServer();
+  await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', () => resolve()));
+  const { port: closedPort } = closed.address() as AddressInfo;
+  await new Promise((resolve) => closed.close(resolve));
+  const base = { NODE_ENV: 'test', AUTH_JWT_SECRET: TEST_JWT_SECRET, AUTH_SITE_URL: 'http://localhost:3000', API_EXTERNAL_URL: 'http://localhost:9999', LOG_LEVEL: 'fatal' };
+  const server = new URL(database.url);
+  const withDatabase = (change: (url: URL) => void) => {
+    const url = new URL(server.href);
+    change(url);
+    return url.href;
+  };
+  const cases: Array<[string, string, RegExp]> = [
+    ['serve', withDatabase((u) => (u.pathname = '/kz_no_such_database')), /the database does not exist \(database "kz_no_such_database" does not exist\)/],
+    ['migrate', withDatabase((u) => (u.username = 'kz_no_such_role')), /the server refused the connection \(role "kz_no_such_role" does not exist\)/],
+    ['serve', withDatabase((u) => { u.hostname = '127.0.0.1'; u.port = String(closedPort); }), /nothing accepts connections there \(connect ECONNREFUSED 127\.0\.0\.1:\d+\)/],
+  ];
+  for (const [command, url, problem] of cases) {
+    const result = await run({ ...base, DATABASE_URL: url, AUTH_DB_WAIT_TIMEOUT: '1' }, [command]);
+    expect(result.code).toBe(1);
+    const lines = result.stderr.split('\n').filter(Boolean);
+    expect(lines).toEqual([expect.stringMatching(new RegExp(`^auth-server: cannot use the database: ${problem.source}$`))]);
+    expect(result.stderr).not.toContain(url); // the URL may carry the password
+  }
+}, 90_000);
+
 it('in production the listening line is JSON like every other line', async () => {
   const holder = net.createServer();
   await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', () => resolve()));

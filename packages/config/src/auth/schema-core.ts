@@ -36,6 +36,7 @@ export function readDb(r: EnvReader): DbConfig {
       (raw) => (/^[A-Za-z_][A-Za-z0-9_]*$/.test(raw.trim()) ? raw.trim() : undefined)),
     cleanupInterval: r.duration('DB_CLEANUP_INTERVAL') ?? 600,
     cleanupBatchSize: r.int('DB_CLEANUP_BATCH_SIZE', { min: 1, max: 100_000 }) ?? 500,
+    waitTimeout: r.duration('DB_WAIT_TIMEOUT') ?? 60,
   };
 }
 

@@ -55,6 +55,7 @@ export interface DbConfig {
   namespace: string | undefined;       // DB_NAMESPACE (prefix of auth table names)
   cleanupInterval: number;             // DB_CLEANUP_INTERVAL seconds between housekeeping runs, default 600; 0 = off
   cleanupBatchSize: number;            // DB_CLEANUP_BATCH_SIZE rows per delete statement, default 500
+  waitTimeout: number;                 // DB_WAIT_TIMEOUT seconds to wait at start-up for an unreachable database, default 60
 }
 
 export interface LogConfig {
