@@ -5,9 +5,10 @@
 import { createHash } from 'node:crypto';
 import type { RequestHandler } from 'express';
 
+// overflow-wrap:anywhere breaks only what cannot fit otherwise (a token, a user id), never ordinary words (issue 39).
 const STYLE = `body{font:16px/1.5 system-ui,sans-serif;max-width:40rem;margin:3rem auto;padding:0 1rem;color:#1d1d1f}
 h1{font-size:1.4rem}dl{display:grid;grid-template-columns:max-content 1fr;gap:.3rem 1rem}dt{font-weight:600}
-dd{margin:0;word-break:break-all}code{background:#f2f2f2;padding:0 .2rem}`;
+dd{margin:0;overflow-wrap:anywhere}code{background:#f2f2f2;padding:0 .2rem}`;
 
 const SCRIPT = `(function () {
   var fragment = new URLSearchParams(location.hash.slice(1));
