@@ -29,6 +29,8 @@ export interface FieldSpec {
   root?: boolean;
   /** name fields: must be a host name per BIND check-names (NS, MX, SRV targets) */
   host?: boolean;
+  /** name fields: a mailbox (any first label, then a host name), which BIND's check-names wants of RP's mbox */
+  mailbox?: boolean;
   /**
    * numeric fields whose presentation format also allows a mnemonic (CERT's type "PKIX", a DNSSEC algorithm
    * "ECDSAP256SHA256"): accepted in either form, case-insensitively, and stored as the number.
@@ -93,7 +95,7 @@ export function checkField(spec: FieldSpec, value: unknown): { value?: RdataValu
       if (value !== '.' && looksLikeIp(value)) {
         return { errors: [fieldError(name, 'not_ip', `${name} must be a hostname, not an IP address: "${value}"`)] };
       }
-      const errors = checkName(name, value, { root: spec.root });
+      const errors = checkName(name, value, { root: spec.root, mailbox: spec.mailbox });
       if (!errors.length && spec.host) errors.push(...checkHostName(name, value));
       return errors.length ? { errors } : { value: normalizeName(value), errors: [] };
     }

@@ -92,15 +92,20 @@ test('zones whose names are not host names get a mailbox BIND loads, and both na
   }
 });
 
-test('a mailbox at a name that is not a host name is a 400, through the API and in an imported file', async () => {
+test('a mailbox (SOA, RP) at a name that is not a host name is a 400, through the API and in an imported file', async () => {
   const res = await alice.post('/zone', { zone: uniqueZone(), mailaddr: 'hostmaster@0/26.2.0.192.in-addr.arpa' });
   expect(res.status).toBe(400);
   expect(rulesOf(res)).toEqual(['mailbox_domain']);
   expect(res.body.message).toContain('"0/26" is not');
-  const zone = expectStatus(await alice.post('/zone', { zone: uniqueZone() }), 201).body.zone;
+  const zone = expectStatus(await alice.post('/zone', { zone: uniqueZone(), nameservers }), 201).body.zone;
   expect(rulesOf(await alice.put(`/zone/${zone.id}`, { mailaddr: 'dns@a_b.example' }))).toEqual(['mailbox_domain']);
   // A dot in the mailbox's own part is escaped, and any character may be there: only the domain must be a host name.
   expect((await alice.put(`/zone/${zone.id}`, { mailaddr: 'dns.admin_1@example.com' })).body.zone.mailaddr).toBe('dns\\.admin_1.example.com.');
+  // RP's mailbox too (BIND checks it as it checks the SOA's), while its TXT name may be any name.
+  const rp = await alice.post('/zone_record', { zid: zone.id, owner: 'www', type: 'RP', mbox: 'dns.a_b.example.', txt: '.' });
+  expect(rulesOf(rp)).toEqual(['mailbox_domain']);
+  await addRecord(alice, zone.id, { owner: 'www', type: 'RP', mbox: 'dns_admin.example.com.', txt: 'info_x.example.com.' });
+  expect(namedCheckzone(zone.zone, (await alice.request('GET', `/zone/${zone.id}/export`)).text)).toMatchObject({ ok: true });
   const name = uniqueZone();
   const imported = await alice.request('POST', `/zone/import?zone=${name}`, { raw: soaFile(name, 'hostmaster.x-.example.'), headers: { 'content-type': 'text/dns' } });
   expect(imported.status).toBe(400);
