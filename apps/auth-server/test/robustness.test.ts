@@ -7,6 +7,7 @@ import { startEmailTestServer, type EmailTestServer } from './helpers/email-serv
 import { call } from './helpers/http';
 import { startSmsProvider, type FakeSmsProvider } from './helpers/sms-provider';
 import { signIn, uniqueEmail } from './helpers/users';
+import { signingKeys } from './oauth-server/helpers';
 
 jest.setTimeout(240_000);
 
@@ -76,6 +77,25 @@ const ROUTES: Route[] = [
   { method: 'GET', path: '/admin/audit', auth: 'admin' },
   { method: 'POST', path: '/admin/generate_link', auth: 'admin', fields: ['type', 'email', 'new_email', 'password', 'redirect_to'], objects: ['data'] },
   { method: 'POST', path: '/logout', auth: 'user' },
+  // The OAuth server (routes/oauth-server*.ts).
+  { method: 'GET', path: '/.well-known/openid-configuration', auth: 'none' },
+  { method: 'GET', path: '/.well-known/oauth-authorization-server', auth: 'none' },
+  { method: 'POST', path: '/oauth/clients/register', auth: 'none', fields: ['redirect_uris', 'client_name', 'client_uri', 'logo_uri', 'token_endpoint_auth_method', 'client_type', 'grant_types'] },
+  { method: 'GET', path: '/oauth/authorize?client_id=00000000-0000-0000-0000-000000000000&redirect_uri=https://a.example.com/cb', auth: 'none' },
+  { method: 'GET', path: '/oauth/authorizations/not-an-id', auth: 'user' },
+  { method: 'POST', path: '/oauth/authorizations/not-an-id/consent', auth: 'user', fields: ['action'] },
+  { method: 'POST', path: '/oauth/token', auth: 'none', fields: ['grant_type', 'code', 'redirect_uri', 'code_verifier', 'refresh_token', 'resource', 'client_id', 'client_secret'] },
+  { method: 'GET', path: '/oauth/userinfo', auth: 'user' },
+  { method: 'POST', path: '/oauth/revoke', auth: 'none', fields: ['token', 'token_type_hint', 'client_id', 'client_secret'] },
+  { method: 'POST', path: '/oauth/introspect', auth: 'none', fields: ['token', 'token_type_hint', 'client_id', 'client_secret'] },
+  { method: 'GET', path: '/user/oauth/grants', auth: 'user' },
+  { method: 'DELETE', path: '/user/oauth/grants?client_id=x', auth: 'user' },
+  { method: 'GET', path: '/admin/oauth/clients', auth: 'admin' },
+  { method: 'POST', path: '/admin/oauth/clients', auth: 'admin', fields: ['redirect_uris', 'client_name', 'client_uri', 'logo_uri', 'token_endpoint_auth_method', 'client_type', 'grant_types'] },
+  { method: 'GET', path: '/admin/oauth/clients/00000000-0000-0000-0000-000000000000', auth: 'admin' },
+  { method: 'PUT', path: '/admin/oauth/clients/not-a-uuid', auth: 'admin', fields: ['redirect_uris', 'client_name', 'client_uri', 'logo_uri', 'token_endpoint_auth_method', 'grant_types'] },
+  { method: 'DELETE', path: '/admin/oauth/clients/not-a-uuid', auth: 'admin' },
+  { method: 'POST', path: '/admin/oauth/clients/00000000-0000-0000-0000-000000000000/regenerate_secret', auth: 'admin' },
 ];
 
 const NUL = 'a\u0000b';
@@ -202,6 +222,10 @@ describe.each([
         RATE_LIMIT_OTP: '100000',
         RATE_LIMIT_ANONYMOUS_USERS: '100000',
         RATE_LIMIT_VERIFY: '100000',
+        OAUTH_SERVER_ENABLED: 'true',
+        OAUTH_SERVER_ALLOW_DYNAMIC_REGISTRATION: 'true',
+        RATE_LIMIT_OAUTH_DYNAMIC_CLIENT_REGISTER: '100000',
+        JWT_KEYS: signingKeys(),
       },
     });
     adminToken = await server.adminToken();
