@@ -17,6 +17,7 @@ import { readSaml } from './schema-saml';
 import { readWebAuthn } from './schema-webauthn';
 import { checkOAuthServerSigningKey, readOAuthServer } from './schema-oauth-server';
 import { readMetrics, readTracing } from './schema-observability';
+import { readCustomOAuth, readOutbound } from './schema-custom-oauth';
 
 export interface LoadAuthConfigOptions {
   /** Variables to read; default process.env. */
@@ -57,12 +58,13 @@ export function loadAuthConfig(options: LoadAuthConfigOptions = {}): AuthConfig 
 
   const topLevel = readTopLevel(r);
   const api = readApi(r);
+  const jwt = readJwt(r, options.production ?? false);
   const config: AuthConfig = {
     ...topLevel,
     api,
     db: readDb(r),
     log: readLog(r),
-    jwt: readJwt(r, options.production ?? false),
+    jwt,
     external: readExternal(r),
     password: readPassword(r),
     security: readSecurity(r),
@@ -77,6 +79,8 @@ export function loadAuthConfig(options: LoadAuthConfigOptions = {}): AuthConfig 
     saml: readSaml(r, api.externalUrl ?? ''),
     webauthn: readWebAuthn(r),
     oauthServer: readOAuthServer(r),
+    outbound: readOutbound(r),
+    customOAuth: readCustomOAuth(r, jwt.secret),
   };
   if (options.production && !config.mailer.autoconfirm && !config.smtp.host && !config.hooks.sendEmail) {
     r.problem(

@@ -263,4 +263,19 @@ export interface AuthConfig {
   saml: SamlConfig;
   webauthn: WebAuthnConfig;
   oauthServer: OAuthServerConfig;
+  customOAuth: CustomOAuthConfig;
+  outbound: OutboundConfig;
+}
+
+/** Custom OAuth/OIDC providers managed by the admin API (schema-custom-oauth.ts). */
+export interface CustomOAuthConfig {
+  enabled: boolean;                    // CUSTOM_OAUTH_ENABLED, default true (off when no key material exists)
+  maxProviders: number;                // CUSTOM_OAUTH_MAX_PROVIDERS, default 0 = no limit
+  discoveryRefreshSeconds: number;     // CUSTOM_OAUTH_DISCOVERY_REFRESH_PERIOD, default 1h: stored discovery documents older are re-read
+  secretKeyMaterial: string | undefined; // SECURITY_DB_ENCRYPTION_ENCRYPTION_KEY, else JWT_SECRET: seals client secrets
+}
+
+/** Where server-side fetches of admin-typed URLs may go (schema-custom-oauth.ts). */
+export interface OutboundConfig {
+  allowedNetworks: string[];           // OUTBOUND_ALLOWED_NETWORKS: CIDRs otherwise refused (private, loopback, ...), default none
 }
