@@ -15,7 +15,7 @@ beforeAll(async () => {
 });
 afterAll(async () => server?.close());
 
-async function signedInClient(): Promise<{ auth: AuthClient; userId: string; email: string }> {
+async function signedInClient(): Promise<{ auth: InstanceType<typeof AuthClient>; userId: string; email: string }> {
   const auth = new AuthClient({ url: server.issuer, persistSession: false, autoRefreshToken: false, detectSessionInUrl: false });
   const email = `authjs-oauth-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
   const { data, error } = await auth.signUp({ email, password: 'password-123' });

@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { createLocalJWKSet, jwtVerify } from 'jose';
-import { call } from '../helpers/http';
+import { call, type Json } from '../helpers/http';
 import { claimsOf } from '../helpers/users';
 import { authorizationIdOf, registerClient, signedInUser, startOAuthServer, type OAuthTestServer } from './helpers';
 import { accessTokenHash } from '../../src/services/oauth-server/id-token';
@@ -21,7 +21,7 @@ afterAll(async () => server?.close());
 const REDIRECT = 'https://rp.example.com/callback';
 
 /** Runs relying-party.mjs; `browser` plays the user agent with the authorization URL and returns the callback URL. */
-async function runRelyingParty(input: Record<string, unknown>, browser: (authorizationUrl: string) => Promise<string>): Promise<Record<string, any>> {
+async function runRelyingParty(input: Record<string, unknown>, browser: (authorizationUrl: string) => Promise<string>): Promise<Json> {
   const child = spawn(process.execPath, [path.join(__dirname, 'relying-party.mjs'), JSON.stringify(input)], { stdio: ['pipe', 'pipe', 'inherit'] });
   const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
   try {

@@ -44,7 +44,7 @@ try {
   });
 } catch (err) {
   let detail;
-  if (err.cause instanceof Response) detail = { status: err.cause.status, body: await err.cause.text().catch(() => '') };
+  if (err.cause instanceof globalThis.Response) detail = { status: err.cause.status, body: await err.cause.text().catch(() => '') };
   else if (err.cause && typeof err.cause === 'object') detail = { message: err.cause.message, claim: err.cause.cause?.claim ?? err.cause.claim };
   print({ error: `${err.name}: ${err.message}`, code: err.code, detail });
 }
