@@ -364,4 +364,47 @@ export interface AuthDatabase {
   'auth.oauth_clients': OAuthClientsTable;
   'auth.oauth_authorizations': OAuthAuthorizationsTable;
   'auth.oauth_consents': OAuthConsentsTable;
+  'auth.custom_oauth_providers': CustomOAuthProvidersTable;
+}
+
+/** The OIDC discovery fields a custom provider keeps (GoTrue's OIDCDiscovery). */
+export interface OidcDiscoveryJson {
+  issuer: string;
+  authorization_endpoint: string;
+  token_endpoint: string;
+  userinfo_endpoint?: string;
+  jwks_uri: string;
+  scopes_supported?: string[];
+  response_types_supported?: string[];
+  grant_types_supported?: string[];
+  subject_types_supported?: string[];
+}
+
+/** Custom OAuth 2.0 / OIDC providers of the admin API (migration 202611290100). */
+export interface CustomOAuthProvidersTable {
+  id: string;
+  provider_type: 'oauth2' | 'oidc';
+  identifier: string; // custom:<name>
+  name: string;
+  client_id: string;
+  client_secret: string; // sealed (AES-256-GCM), never returned
+  acceptable_client_ids: JsonbWithDefault<string[]>;
+  scopes: JsonbWithDefault<string[]>;
+  pkce_enabled: Generated<boolean>;
+  attribute_mapping: JsonbWithDefault;
+  custom_claims_allowlist: JsonbWithDefault<string[]>;
+  authorization_params: JsonbWithDefault<Record<string, string>>;
+  enabled: Generated<boolean>;
+  email_optional: Generated<boolean>;
+  issuer: string | null;
+  discovery_url: string | null;
+  skip_nonce_check: Generated<boolean>;
+  cached_discovery: Jsonb<OidcDiscoveryJson> | null;
+  discovery_cached_at: Timestamp | null;
+  authorization_url: string | null;
+  token_url: string | null;
+  userinfo_url: string | null;
+  jwks_uri: string | null;
+  created_at: CreatedAt;
+  updated_at: CreatedAt;
 }

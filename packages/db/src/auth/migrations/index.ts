@@ -16,6 +16,7 @@ import * as m202611260200 from './202611260200_flow_browser_binding';
 import * as m202611270100 from './202611270100_saml_sso';
 import * as m202611270200 from './202611270200_webauthn';
 import * as m202611280300 from './202611280300_oauth_server';
+import * as m202611290100 from './202611290100_custom_oauth_providers';
 
 export const authMigrations: ReadonlyArray<readonly [string, AuthMigrationUp]> = [
   ['202611230200_core_tables', m202611230200.up],
@@ -31,6 +32,7 @@ export const authMigrations: ReadonlyArray<readonly [string, AuthMigrationUp]> =
   ['202611270100_saml_sso', m202611270100.up],
   ['202611270200_webauthn', m202611270200.up],
   ['202611280300_oauth_server', m202611280300.up],
+  ['202611290100_custom_oauth_providers', m202611290100.up],
 ];
 
 /** Migrations for one namespace (already validated), bound to its table names. */
