@@ -1,4 +1,4 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S node --max-semi-space-size=4 --heap-growing-percent=50
 // The executable: `serve` (default) | `migrate` | `version` | `token` | `keys generate`, each with --help. Only a
 // dispatcher: `version` and the usage texts answer from here, and each command's module (cli/*) is loaded only
 // when that command runs, so `version` does not load the app (issue 39: it took 3-7 s on a loaded machine).

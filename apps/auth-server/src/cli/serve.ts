@@ -17,6 +17,7 @@ import { systemClock } from '../clock';
 import { createSmsSender } from '../services/phone/providers';
 import { startHousekeeping } from '../services/platform/housekeeping';
 import { VERSION } from '../version';
+import { applyMemoryFlags } from '../memory';
 
 export const SERVE_USAGE = `usage: main.js [serve]
   starts the server; every setting comes from the environment (AUTH_*, see README.md)`;
@@ -73,6 +74,7 @@ export async function runServer(command: 'serve' | 'migrate', args: string[]): P
     console.log(usage);
     return;
   }
+  if (command === 'serve') applyMemoryFlags();
   let config: AuthConfig;
   try {
     config = readConfig(process.env, process.cwd());
