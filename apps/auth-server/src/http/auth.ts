@@ -62,8 +62,12 @@ async function verifiedClaims(
   }
 }
 
-/** The user behind a user access token, with its live session, set on req.caller (for optional guards too). */
-export async function authenticateUser(deps: Pick<Deps, 'jwt' | 'clock' | 'db'>, req: Request): Promise<void> {
+/**
+ * The user behind a user access token, with its live session, set on req.caller (for optional guards too).
+ * A token issued to an OAuth client of Keyzone's authorization server is refused unless `oauthClients`: such a
+ * client was granted scopes, not the user's account (changing the password or e-mail, approving other clients).
+ */
+export async function authenticateUser(deps: Pick<Deps, 'jwt' | 'clock' | 'db'>, req: Request, options: { oauthClients?: boolean } = {}): Promise<void> {
   const { claims, token } = await verifiedClaims(deps, req);
   const sub = claims.sub;
   if (typeof sub !== 'string' || sub === '') throw new ApiError(403, ErrorCode.bad_jwt, 'invalid claim: missing sub claim');
@@ -74,12 +78,15 @@ export async function authenticateUser(deps: Pick<Deps, 'jwt' | 'clock' | 'db'>,
   const { user, identities, session, factors } = context;
   if (sessionId && !session) throw new ApiError(403, ErrorCode.session_not_found, Messages.sessionNotFound);
   if (isBanned(user, deps.clock.now())) throw new ApiError(403, ErrorCode.user_banned, Messages.userBanned);
+  if (session?.oauth_client_id && !options.oauthClients) {
+    throw new ApiError(403, ErrorCode.bad_jwt, 'This token was issued to an OAuth client: it is not accepted here');
+  }
   req.caller = { claims, token, user, identities, session, factors };
 }
 
-export function requireUser(deps: Pick<Deps, 'jwt' | 'clock' | 'db'>): RequestHandler {
+export function requireUser(deps: Pick<Deps, 'jwt' | 'clock' | 'db'>, options: { oauthClients?: boolean } = {}): RequestHandler {
   return async (req, _res, next) => {
-    await authenticateUser(deps, req);
+    await authenticateUser(deps, req, options);
     next();
   };
 }

@@ -168,8 +168,10 @@ export function buildRouter(deps: Deps): Router {
   router.get('/oauth/authorizations/:authorization_id', oauthServer, user, getAuthorizationRoute(deps));
   router.post('/oauth/authorizations/:authorization_id/consent', oauthServer, user, json, consentRoute(deps));
   router.post('/oauth/token', oauthServer, tokenLimit, jsonOrForm, oauthTokenRoute(deps));
-  router.get('/oauth/userinfo', oauthServer, user, userInfoRoute());
-  router.post('/oauth/userinfo', oauthServer, user, userInfoRoute());
+  // Only userinfo takes the tokens of OAuth clients; every other user route refuses them (http/auth.ts).
+  const oauthClientUser = requireUser(deps, { oauthClients: true });
+  router.get('/oauth/userinfo', oauthServer, oauthClientUser, userInfoRoute());
+  router.post('/oauth/userinfo', oauthServer, oauthClientUser, userInfoRoute());
   router.post('/oauth/revoke', oauthServer, tokenLimit, jsonOrForm, revokeRoute(deps));
   router.post('/oauth/introspect', oauthServer, tokenLimit, jsonOrForm, introspectRoute(deps));
   router.get('/user/oauth/grants', oauthServer, user, listGrantsRoute(deps));

@@ -266,3 +266,36 @@ describe('client authentication', () => {
     expect(own.status).toBe(200);
   });
 });
+
+describe("a client's tokens", () => {
+  it("are not the user's account: no account change, no consent for other clients, no grants; userinfo only", async () => {
+    const client = await confidential();
+    const user = await signedInUser(server);
+    const { code, pkce: challenge } = await approveFlow(server, { clientId: client.client_id, redirectUri: REDIRECT, user, scope: 'openid email' });
+    const token = (await tokenRequest(server, codeParams(client, code, challenge.verifier))).body.access_token as string;
+
+    // Another client's pending request, opened by the user: the first client must not be able to approve it.
+    const other = await confidential();
+    const started = await authorize(server, { client_id: other.client_id, redirect_uri: REDIRECT, code_challenge: pkce().challenge, code_challenge_method: 'S256' });
+    const otherId = authorizationIdOf(started.location);
+    expect((await call(server.issuer, 'GET', `/oauth/authorizations/${otherId}`, { token: user.access_token })).status).toBe(200);
+
+    for (const [method, path, body] of [
+      ['GET', '/user', undefined],
+      ['PUT', '/user', { password: 'taken-over-123' }],
+      ['PUT', '/user', { email: 'attacker@example.com' }],
+      ['POST', `/oauth/authorizations/${otherId}/consent`, { action: 'approve' }],
+      ['GET', `/oauth/authorizations/${otherId}`, undefined],
+      ['GET', '/user/oauth/grants', undefined],
+      ['DELETE', `/user/oauth/grants?client_id=${other.client_id}`, undefined],
+      ['POST', '/factors', { factor_type: 'totp' }],
+      ['POST', '/logout', undefined],
+    ] as const) {
+      const res = await call(server.issuer, method, path, { token, body });
+      expect([method, path, res.status, res.body.error_code]).toEqual([method, path, 403, 'bad_jwt']);
+    }
+    expect((await call(server.issuer, 'GET', '/oauth/userinfo', { token })).status).toBe(200);
+    // The user's own token still does all of that.
+    expect((await call(server.issuer, 'GET', '/user', { token: user.access_token })).status).toBe(200);
+  });
+});
