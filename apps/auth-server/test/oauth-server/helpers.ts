@@ -29,11 +29,12 @@ async function freePort(): Promise<number> {
   });
 }
 
-export async function startOAuthServer(env: Record<string, string> = {}): Promise<OAuthTestServer> {
+export async function startOAuthServer(env: Record<string, string> = {}, kind: 'postgres' | 'pglite' = 'postgres'): Promise<OAuthTestServer> {
   const port = await freePort();
   const issuer = `http://127.0.0.1:${port}/auth/v1`;
   const server = await startTestServer({
     port,
+    kind,
     env: {
       API_EXTERNAL_URL: issuer,
       JWT_ISSUER: issuer,

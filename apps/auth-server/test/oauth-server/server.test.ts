@@ -224,3 +224,22 @@ describe('with the OAuth server on', () => {
     }
   });
 });
+
+it('works on the embedded PGlite database of the quick start too: a whole flow, a refresh and a replay', async () => {
+  const server = await startOAuthServer({}, 'pglite');
+  try {
+    const client = await registerClient(server, { redirect_uris: [REDIRECT], token_endpoint_auth_method: 'client_secret_post' });
+    const user = await signedInUser(server);
+    const { code, pkce: challenge } = await approveFlow(server, { clientId: client.client_id, redirectUri: REDIRECT, user, nonce: 'n-1' });
+    const form = { grant_type: 'authorization_code', code, code_verifier: challenge.verifier, client_id: client.client_id, client_secret: client.client_secret };
+    const tokens = await tokenRequest(server, form);
+    expect(tokens.status).toBe(200);
+    expect(claimsOf(tokens.body.id_token)).toMatchObject({ nonce: 'n-1', aud: client.client_id });
+    const refreshed = await tokenRequest(server, { grant_type: 'refresh_token', refresh_token: tokens.body.refresh_token, client_id: client.client_id, client_secret: client.client_secret });
+    expect(refreshed.status).toBe(200);
+    expect((await tokenRequest(server, form)).body.error).toBe('invalid_grant');
+    expect((await call(server.issuer, 'GET', '/oauth/userinfo', { token: refreshed.body.access_token })).status).toBe(403);
+  } finally {
+    await server.close();
+  }
+});
