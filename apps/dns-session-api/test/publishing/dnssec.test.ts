@@ -120,7 +120,32 @@ it('BIND signs a zone with dnssec-policy (inline signing, keys in key_directory)
     const out = await digDnssec(bind.dnsPort, `www.${zone.zone as string}`, 'A');
     return out.includes('192.0.2.11') && !/RRSIG/.test(out);
   }, 90_000);
-  expect((await alice.get(`/zone/${zone.id}/dnssec`)).body.dnssec).toMatchObject({ enabled: false });
+  // Once BIND serves it unsigned (its key states say the signatures are withdrawn; the key files stay, and BIND keeps
+  // an unused DNSKEY until its removal date), the zone reads unsigned, without a DS to give the registrar.
+  let state: Json = {};
+  await eventually(`${zone.zone as string} DNSSEC state unsigned`, async () => {
+    state = (await alice.get(`/zone/${zone.id}/dnssec`)).body.dnssec;
+    return state.state === 'unsigned';
+  }, 90_000);
+  expect(state).toMatchObject({ enabled: false, state: 'unsigned', ds: [], dnskeys: [] });
+}, 180_000);
+
+it('while PowerDNS cannot be asked, a zone turned unsigned reads pending, not unsigned, until PowerDNS has dropped its keys', async () => {
+  const { zone } = await signedZone(onPowerDns, 'pdns-down', pdns.dnsPort);
+  await pdns.stop();
+  try {
+    expectStatus(await alice.put(`/zone/${zone.id}`, { dnssec: false }), 200);
+    const state = expectStatus(await alice.get(`/zone/${zone.id}/dnssec`), 200).body.dnssec;
+    expect(state).toMatchObject({ enabled: false, state: 'pending' });
+    expect(state.nameservers).toEqual([expect.objectContaining({ id: onPowerDns.id, error: expect.stringContaining('did not answer') })]);
+  } finally {
+    await pdns.start();
+  }
+  await eventually(`${zone.zone as string} DNSSEC state unsigned`, async () => {
+    server.clock.advance(5); // past the retry backoff of the publish that failed meanwhile
+    return (await alice.get(`/zone/${zone.id}/dnssec`)).body.dnssec.state === 'unsigned';
+  }, 60_000);
+  expect(/RRSIG/.test(await digDnssec(pdns.dnsPort, `www.${zone.zone as string}`, 'A'))).toBe(false);
 }, 180_000);
 
 it('NSEC3 on request, on PowerDNS and on BIND: a name that does not exist is denied with NSEC3, validated', async () => {

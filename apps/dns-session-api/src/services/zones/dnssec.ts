@@ -32,19 +32,38 @@ export interface ZoneDnssecWire {
   enabled: boolean;
   /** Denial of existence by NSEC3 rather than NSEC. */
   nsec3: boolean;
-  /** signed: every nameserver signs with the same keys; pending: not all of them sign yet; unsigned; inconsistent: different keys. */
+  /**
+   * signed: every nameserver signs with the same keys; pending: not all of them sign yet, or one could not be asked;
+   * unsigning: DNSSEC is off and a nameserver still serves keys; unsigned; inconsistent: different keys.
+   */
   state: 'signed' | 'pending' | 'unsigned' | 'unsigning' | 'inconsistent';
   ds: DsWire[];
   dnskeys: DnssecKeyWire[];
   nameservers: Array<{ id: number; name: string; type: string; key_tags: number[]; error: string | null }>;
 }
 
-/** BIND's public keys of a zone: the DNSKEY line of each K<zone>+<alg>+<tag>.key in its key directory. */
+/** Key states (BIND's .state file, RFC 7583 terms) in which the record is no longer in the zone. */
+const GONE = new Set(['hidden', 'unretentive']);
+
+/**
+ * Whether BIND still serves the key or signatures made with it: its `.state` file (dnssec-policy keeps one per key)
+ * says DNSKEYState and ZRRSIGState; once both are unretentive or hidden the zone is served without them, though
+ * the key files stay. A key without a state file counts as in use.
+ */
+async function servedByBind(keyFile: string): Promise<boolean> {
+  const state = await readFile(keyFile.replace(/\.key$/, '.state'), 'utf8').catch(() => undefined);
+  if (state === undefined) return true;
+  const field = (name: string) => new RegExp(`^${name}:\\s*(\\S+)`, 'm').exec(state)?.[1]?.toLowerCase();
+  return !(GONE.has(field('DNSKEYState') ?? '') && GONE.has(field('ZRRSIGState') ?? ''));
+}
+
+/** BIND's public keys of a zone in use: the DNSKEY line of each K<zone>+<alg>+<tag>.key in its key directory. */
 async function bindKeys(keyDirectory: string, zone: string): Promise<Dnskey[]> {
   const prefix = `K${normalizeName(zone)}+`;
   const files = (await readdir(keyDirectory).catch(() => [] as string[])).filter((f) => f.startsWith(prefix) && f.endsWith('.key'));
   const keys: Dnskey[] = [];
   for (const file of files) {
+    if (!(await servedByBind(path.join(keyDirectory, file)))) continue;
     const text = await readFile(path.join(keyDirectory, file), 'utf8');
     const line = text.split('\n').find((l) => /\sDNSKEY\s/.test(l) && !l.startsWith(';'));
     const key = line ? parseDnskey(line.split(/\sDNSKEY\s/)[1] ?? '') : undefined;
@@ -88,9 +107,11 @@ export async function zoneDnssec(deps: Deps, caller: Caller, zoneId: number): Pr
   const signing = keys.filter((k) => (k.flags & 1) === 1);
   const tagsOf = (s: (typeof servers)[number]) => s.key_tags.join(',');
   const withKeys = servers.filter((s) => s.key_tags.length > 0);
+  // A nameserver that could not be asked may still sign (or not yet): the state is pending until it answers.
+  const unknown = servers.some((s) => s.error !== null);
   const state: ZoneDnssecWire['state'] = !zone.dnssec
-    ? (withKeys.length > 0 ? 'unsigning' : 'unsigned')
-    : withKeys.length < servers.length || servers.length === 0 ? 'pending'
+    ? (unknown ? 'pending' : withKeys.length > 0 ? 'unsigning' : 'unsigned')
+    : unknown || withKeys.length < servers.length || servers.length === 0 ? 'pending'
       : new Set(withKeys.map(tagsOf)).size > 1 ? 'inconsistent' : 'signed';
   return {
     zone: zone.name,
