@@ -27,12 +27,13 @@ function powerDnsContent(r: ZoneRecord): string {
 }
 
 /**
- * The zone as PowerDNS RRsets (owner, type) with presentation-format contents; the SOA first. Gives the event
- * loop back every few thousand records (a large zone's publishing must not hold other requests up).
+ * The zone as PowerDNS RRsets (owner, type) with presentation-format contents; the SOA first, the rest in
+ * canonical order unless `sorted` is false. Gives the event loop back every few thousand records (a large zone's
+ * publishing must not hold other requests up).
  */
-export async function rrsetsOf(zone: ExportZone): Promise<PowerDnsRRset[]> {
+export async function rrsetsOf(zone: ExportZone, options: { sorted?: boolean } = {}): Promise<PowerDnsRRset[]> {
   const origin = normalizeName(zone.name);
-  const records = zoneFileRecords(zone);
+  const records = zoneFileRecords(zone, options);
   const primary = zone.nameservers[0] ? normalizeName(zone.nameservers[0].name) : origin;
   const { rname, serial, refresh, retry, expire, minimum } = zone.soa;
   const sets = new Map<string, PowerDnsRRset>();

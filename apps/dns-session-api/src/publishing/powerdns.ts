@@ -19,7 +19,7 @@ export interface PowerDnsTarget {
  * The SOA goes in the last one, so the serial says the zone is complete only once it is. Small enough that one
  * PATCH takes tens of milliseconds even in a 100,000-record zone: another zone's change waits for at most one.
  */
-const RRSETS_PER_REQUEST = 500;
+const RRSETS_PER_REQUEST = 250;
 
 /**
  * Writes to one PowerDNS take turns, first come first served: its sqlite backend refuses a second write
@@ -113,7 +113,7 @@ async function patch(target: PowerDnsTarget, name: string, changes: RRset[]): Pr
  */
 export async function patchPowerDnsRrsets(target: PowerDnsTarget, zone: ExportZone, changed: string[]): Promise<number> {
   const name = normalizeName(zone.name);
-  const wanted = new Map((await rrsetsOf(zone)).map((s) => [keyOf(s), s]));
+  const wanted = new Map((await rrsetsOf(zone, { sorted: false })).map((s) => [keyOf(s), s]));
   const changes: RRset[] = [];
   for (const key of new Set([...changed, rrsetKey(name, 'SOA')])) {
     const set = wanted.get(key);
@@ -134,7 +134,7 @@ const sameRrset = (a: RRset, b: RRset) =>
 /** The whole zone: created if PowerDNS lacks it, else brought level with it; returns how many RRsets were sent. */
 export async function publishToPowerDns(target: PowerDnsTarget, zone: ExportZone, options: Signing = { dnssec: false, nsec3: false }): Promise<number> {
   const name = normalizeName(zone.name);
-  const wanted = await rrsetsOf(zone);
+  const wanted = await rrsetsOf(zone, { sorted: false });
   const current = await api(target, 'GET', `${zonePath(name)}?rrsets=true`);
   let existing = new Map<string, RRset>();
   if (current.status === 404 || current.status === 422) {

@@ -10,12 +10,11 @@ import type { DnsConfig } from '@keyzone/config';
 import type { Logger } from 'pino';
 import type { Clock } from '../clock';
 import type { Db } from '../queries/db';
-import { findNameserverById } from '../queries/nameservers';
 import {
-  claimPublishJobs, failPublishJob, finishPublishJobs, pendingChanges, publishedSerial, recordPublishedSerial, recordPublishStatus,
-  renewPublishLease, type ClaimedJob,
+  claimPublishJobs, failPublishJob, finishPublishJobs, pendingChanges, recordPublishedSerial, recordPublishStatus, renewPublishLease,
+  type ClaimedJob,
 } from '../queries/publish-jobs';
-import { patchPowerDnsRrsets, powerDnsSerial, publishToPowerDns, removeFromPowerDns } from './powerdns';
+import { patchPowerDnsRrsets, powerDnsSerial, publishToPowerDns, removeFromPowerDns, type PowerDnsTarget } from './powerdns';
 import { zoneSnapshot, type ZoneSnapshot } from './snapshot';
 import { publishZoneFile, removeZoneFile } from './zone-files';
 
@@ -134,9 +133,13 @@ export class Publisher {
         .catch((err: unknown) => log.warn({ err }, 'renewing a publish lease failed'));
     }, this.leaseMs() / 3);
     try {
+      // PowerDNS's serial is asked while the plan is read (an incremental publish compares them).
+      const powerDnsTarget = job.export_type === 'powerdns' && job.published && job.nameserver_name ? this.powerDnsTarget(job.nameserver_name) : undefined;
+      const servedSerial = powerDnsTarget && job.zone_name ? powerDnsSerial(powerDnsTarget, job.zone_name) : undefined;
+      servedSerial?.catch(() => undefined);
       const plan = await this.plan(job);
       if (!plan) return;
-      const serial = await this.apply(job, plan);
+      const serial = await this.apply(job, plan, servedSerial);
       const at = clock.now();
       await db.transaction().execute(async (trx) => {
         await finishPublishJobs(trx, job.nameserver_id, job.zone_id, plan.lastId);
@@ -164,38 +167,44 @@ export class Publisher {
 
   /** Reads what to publish, in one short read-only transaction (the jobs and the zone from the same snapshot). */
   private async plan(job: ClaimedJob): Promise<PublishPlan | undefined> {
+    if (!job.export_type || !job.nameserver_name) return undefined;
+    const { export_type: exportType, nameserver_name: nameserverName } = job;
     return this.deps.db.transaction().setIsolationLevel('repeatable read').execute(async (trx) => {
-      const nameserver = await findNameserverById(trx, job.nameserver_id);
       const pending = await pendingChanges(trx, job.nameserver_id, job.zone_id);
-      if (!nameserver || !pending) return undefined;
-      const believedSerial = await publishedSerial(trx, job.nameserver_id, job.zone_id);
-      const incremental = nameserver.export_type === 'powerdns' && pending.rrsets !== null && pending.rrsets.length <= MAX_INCREMENTAL && believedSerial !== undefined;
+      if (!pending) return undefined;
+      const believedSerial = pending.publishedSerial;
+      const incremental = exportType === 'powerdns' && pending.rrsets !== null && pending.rrsets.length <= MAX_INCREMENTAL && believedSerial !== undefined;
       const owners = incremental ? pending.rrsets!.map((key) => key.slice(0, key.lastIndexOf(' '))) : undefined;
       const snapshot = await zoneSnapshot(trx, job.zone_id, job.nameserver_id, owners);
-      return {
-        exportType: nameserver.export_type, nameserverName: nameserver.name, lastId: pending.lastId, snapshot,
-        changed: incremental ? pending.rrsets : null, believedSerial,
-      };
+      return { exportType, nameserverName, lastId: pending.lastId, snapshot, changed: incremental ? pending.rrsets : null, believedSerial };
     });
   }
 
-  /** Calls the nameserver; the serial it now serves (undefined: it no longer has the zone). */
-  private async apply(job: ClaimedJob, plan: PublishPlan): Promise<number | undefined> {
+  private powerDnsTarget(nameserverName: string): PowerDnsTarget | undefined {
+    const { publish } = this.deps.config;
+    const settings = publish.powerdns[nameserverName];
+    return settings && { ...settings, timeoutMs: publish.timeoutSeconds * 1000 };
+  }
+
+  /**
+   * Calls the nameserver; the serial it now serves (undefined: it no longer has the zone). `servedSerial`: PowerDNS's
+   * serial of the zone, asked already.
+   */
+  private async apply(job: ClaimedJob, plan: PublishPlan, servedSerial?: Promise<number | undefined>): Promise<number | undefined> {
     const { snapshot } = plan;
     if (!snapshot) return undefined;
     const { publish } = this.deps.config;
     const timeoutMs = publish.timeoutSeconds * 1000;
     const signing = { dnssec: snapshot.dnssec, nsec3: snapshot.nsec3 };
     if (plan.exportType === 'powerdns') {
-      const settings = publish.powerdns[plan.nameserverName];
-      if (!settings) throw new Error(`publish.yml has no powerdns settings for ${plan.nameserverName}`);
-      const target = { ...settings, timeoutMs };
+      const target = this.powerDnsTarget(plan.nameserverName);
+      if (!target) throw new Error(`publish.yml has no powerdns settings for ${plan.nameserverName}`);
       if (!snapshot.zone) {
         await removeFromPowerDns(target, snapshot.name);
         return undefined;
       }
       if (plan.changed && plan.believedSerial !== undefined) {
-        const serial = await powerDnsSerial(target, snapshot.name);
+        const serial = servedSerial && snapshot.name === job.zone_name ? await servedSerial : await powerDnsSerial(target, snapshot.name);
         if (serial !== undefined && serial >= plan.believedSerial) {
           await patchPowerDnsRrsets(target, snapshot.zone, plan.changed);
           return snapshot.serial;

@@ -9,6 +9,12 @@ export interface ClaimedJob {
   nameserver_id: number;
   zone_id: number;
   attempts: number;
+  /** The nameserver (null if it is gone) and the zone's name (null if the row is gone). */
+  nameserver_name: string | null;
+  export_type: string | null;
+  zone_name: string | null;
+  /** The nameserver was given the zone before (an incremental publish is possible). */
+  published: boolean;
 }
 
 /**
@@ -48,7 +54,11 @@ export async function claimPublishJobs(
           and not exists (select 1 from dns.publish_jobs e
                           where e.nameserver_id = j.nameserver_id and e.zone_id = j.zone_id
                             and (e.id < j.id or e.lease_until > ${options.now}))
-        returning j.id, j.nameserver_id, j.zone_id, j.attempts`.execute(trx);
+        returning j.id, j.nameserver_id, j.zone_id, j.attempts,
+          (select n.name from dns.nameservers n where n.id = j.nameserver_id) as nameserver_name,
+          (select n.export_type from dns.nameservers n where n.id = j.nameserver_id) as export_type,
+          (select z.name from dns.zones z where z.id = j.zone_id) as zone_name,
+          exists (select 1 from dns.publish_zone_state s where s.nameserver_id = j.nameserver_id and s.zone_id = j.zone_id) as published`.execute(trx);
       if (rows[0]) {
         claimed.push(rows[0]);
         taken.set(head.nameserver_id, count + 1);
@@ -65,11 +75,16 @@ export async function renewPublishLease(db: Db, jobId: string, leaseUntil: Date)
 
 /**
  * The key's jobs as of now: the newest id (what a success removes) and the RRsets they touched, null when one of
- * them changed the zone itself. Read in the same snapshot as the zone, so every change they name is in it.
+ * them changed the zone itself; and the serial Keyzone last gave this nameserver, if any. Read in the same
+ * snapshot as the zone, so every change the jobs name is in it.
  */
-export async function pendingChanges(db: Db, nameserverId: number, zoneId: number): Promise<{ lastId: string; rrsets: string[] | null } | undefined> {
-  const jobs = await db.selectFrom('dns.publish_jobs').select(['id', 'rrsets'])
-    .where('nameserver_id', '=', nameserverId).where('zone_id', '=', zoneId).orderBy('id').execute();
+export async function pendingChanges(
+  db: Db, nameserverId: number, zoneId: number,
+): Promise<{ lastId: string; rrsets: string[] | null; publishedSerial: number | undefined } | undefined> {
+  const { rows: jobs } = await sql<{ id: string; rrsets: string[] | null; published: string | null }>`
+    select j.id, j.rrsets,
+      (select s.serial from dns.publish_zone_state s where s.nameserver_id = ${nameserverId} and s.zone_id = ${zoneId}) as published
+    from dns.publish_jobs j where j.nameserver_id = ${nameserverId} and j.zone_id = ${zoneId} order by j.id`.execute(db);
   if (jobs.length === 0) return undefined;
   let rrsets: Set<string> | null = new Set();
   for (const job of jobs) {
@@ -79,7 +94,8 @@ export async function pendingChanges(db: Db, nameserverId: number, zoneId: numbe
     }
     for (const key of job.rrsets) rrsets.add(key);
   }
-  return { lastId: jobs[jobs.length - 1]!.id, rrsets: rrsets && [...rrsets] };
+  const published = jobs[0]!.published;
+  return { lastId: String(jobs[jobs.length - 1]!.id), rrsets: rrsets && [...rrsets], publishedSerial: published === null ? undefined : Number(published) };
 }
 
 /** A successful publish: the key's jobs up to `lastId` are done (later ones, queued meanwhile, stay). */
@@ -99,13 +115,6 @@ export async function recordPublishStatus(db: Db, nameserverId: number, result: 
     ? { nameserver_id: nameserverId, last_success_at: result.at }
     : { nameserver_id: nameserverId, last_error: result.error ?? '', last_error_at: result.at };
   await db.insertInto('dns.publish_status').values(values).onConflict((oc) => oc.column('nameserver_id').doUpdateSet(values)).execute();
-}
-
-/** The serial Keyzone last gave this nameserver for the zone, if any. */
-export async function publishedSerial(db: Db, nameserverId: number, zoneId: number): Promise<number | undefined> {
-  const row = await db.selectFrom('dns.publish_zone_state').select('serial')
-    .where('nameserver_id', '=', nameserverId).where('zone_id', '=', zoneId).executeTakeFirst();
-  return row ? Number(row.serial) : undefined;
 }
 
 /** Remembers what the nameserver now has (serial), or that it has nothing of the zone (undefined). */
