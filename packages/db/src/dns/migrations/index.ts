@@ -17,6 +17,7 @@ import * as m202611270100 from './202611270100_api_tokens';
 import * as m202611270200 from './202611270200_dnssec';
 import * as m202611270300 from './202611270300_nsec3';
 import * as m202611280100 from './202611280100_publish_isolation';
+import * as m202611282100 from './202611282100_zone_mailbox_host_names';
 
 export const dnsMigrations: ReadonlyArray<readonly [string, Migration]> = [
   ['202611230300_create_schema', m202611230300],
@@ -34,6 +35,7 @@ export const dnsMigrations: ReadonlyArray<readonly [string, Migration]> = [
   ['202611270200_dnssec', m202611270200],
   ['202611270300_nsec3', m202611270300],
   ['202611280100_publish_isolation', m202611280100],
+  ['202611282100_zone_mailbox_host_names', m202611282100],
 ];
 
 export const dnsMigrationProvider: MigrationProvider = {
