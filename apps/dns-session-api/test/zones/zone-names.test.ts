@@ -73,7 +73,7 @@ test('the default mailbox is at the nearest ancestor that is a host name and fit
 
 test('zones whose names are not host names get a mailbox BIND loads, and both nameservers serve them', async () => {
   // The longest name is on PowerDNS only: its zone file's name would be longer than a file name may be.
-  const zones = ['0/26.2.0.192.in-addr.arpa.', '_tcp.names.example.', 'x-.names.example.', LONG_ZONE];
+  const zones = ['0/26.2.0.192.in-addr.arpa.', '_tcp.names.example.', 'x-.names.example.', 'in.-inner.names.example.', '/x.names.example.', LONG_ZONE];
   for (const name of zones) {
     const on = name === LONG_ZONE ? nameservers.slice(0, 1) : nameservers;
     const zone = expectStatus(await alice.post('/zone', { zone: name, nameservers: on }), 201).body.zone;
