@@ -129,7 +129,7 @@ function rdataForWire(type: string, rdata: Rdata): Record<string, unknown> {
 
 export const auditEntrySchema = z.object({
   id: z.number().int(),
-  object: z.enum(['zone', 'zone_record', 'nameserver', 'user', 'group']),
+  object: z.enum(['zone', 'zone_record', 'nameserver', 'user', 'group', 'permission']),
   object_id: z.number().int(),
   action: z.enum(['create', 'update', 'delete', 'restore']),
   user: z.object({ id: z.number().int().nullable() }),

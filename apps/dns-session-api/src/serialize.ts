@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { envelopeSchema, meta, metaSchema } from './http/envelope';
 import type { GroupRow } from './queries/groups';
+import type { PermissionFlag, PermissionRow } from './queries/permissions';
 import type { UserIdentityRow } from './queries/user-identities';
 import type { UserRow } from './queries/users';
 
@@ -17,6 +18,9 @@ export const loginUserSchema = z.object({
 
 export const userSchema = loginUserSchema.extend({
   is_admin: z.boolean(),
+  inherit_group_permissions: z.boolean().meta({
+    description: 'NicTool\'s: true (default) when the group\'s permission object applies to the user, false when the user\'s own does',
+  }),
   deleted: z.boolean(),
 });
 
@@ -26,6 +30,10 @@ export const groupSchema = z.object({
   /** 0 for a root group, as in NicTool. */
   parent_gid: z.number().int(),
   dnssec_default: z.boolean().meta({ description: 'New zones of this group are signed (DNSSEC) unless they say otherwise' }),
+  usable_ns: z.array(z.number().int()).nullable().meta({
+    description: 'NicTool\'s usable_ns: the nameservers of the groups above this one that its zones may use; null: all of them ' +
+      '(its own and its subgroups\' nameservers are always usable)',
+  }),
   deleted: z.boolean(),
 });
 
@@ -55,7 +63,7 @@ export function serializeLoginUser(row: UserRow): LoginUser {
 }
 
 export function serializeUser(row: UserRow): User {
-  return { ...serializeLoginUser(row), is_admin: row.is_admin, deleted: row.deleted_at !== null };
+  return { ...serializeLoginUser(row), is_admin: row.is_admin, inherit_group_permissions: row.inherit_group_permissions, deleted: row.deleted_at !== null };
 }
 
 /** The answer of the user routes: the user, its group's id, and the message. */
@@ -64,7 +72,10 @@ export function serializeUserAnswer(row: UserRow, msg: string) {
 }
 
 export function serializeGroup(row: GroupRow): Group {
-  return { id: row.id, name: row.name, parent_gid: row.parent_id ?? 0, dnssec_default: row.dnssec_default, deleted: row.deleted_at !== null };
+  return {
+    id: row.id, name: row.name, parent_gid: row.parent_id ?? 0, dnssec_default: row.dnssec_default, usable_ns: row.usable_ns,
+    deleted: row.deleted_at !== null,
+  };
 }
 
 /** For audit entries: the row as the wire shows it (never a password column: UserRow has none). */
@@ -75,4 +86,42 @@ export function auditUser(row: UserRow): Record<string, unknown> {
 /** An auth-server user linked to a DNS user (GET/POST /user/<id>/identities). */
 export function serializeUserIdentity(row: UserIdentityRow) {
   return { sub: row.sub, user_id: row.user_id, linked_by: row.linked_by, created_at: new Date(row.created_at).toISOString() };
+}
+
+const crudSchema = { create: z.boolean(), write: z.boolean(), delete: z.boolean() };
+
+/** NicTool's permission object (its v3 shape); see services/directory/permission-objects.ts for what is enforced. */
+export const permissionSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  inherit: z.boolean().meta({ description: 'a user\'s object: false when it applies (the user\'s inherit_group_permissions); a group\'s: kept, unused' }),
+  self_write: z.boolean(),
+  deleted: z.boolean(),
+  group: z.object({ id: z.number().int().meta({ description: 'the group, or the user\'s group' }), ...crudSchema }),
+  user: z.object({ id: z.number().int().optional().meta({ description: 'a user\'s object: the user' }), ...crudSchema }),
+  nameserver: z.object({
+    usable: z.array(z.number().int()).nullable()
+      .meta({ description: 'a group\'s object: the group\'s usable_ns (null: every nameserver above it); a user\'s: kept, not enforced' }),
+    ...crudSchema,
+  }),
+  zone: z.object({ ...crudSchema, delegate: z.boolean().meta({ description: 'kept, not enforced' }) }),
+  zonerecord: z.object({ ...crudSchema, delegate: z.boolean().meta({ description: 'kept, not enforced' }) }),
+});
+export type Permission = z.infer<typeof permissionSchema>;
+
+export function serializePermission(row: PermissionRow): Permission {
+  const flag = (name: string) => row[name as PermissionFlag];
+  const crud = (prefix: string) => ({ create: flag(`${prefix}_create`), write: flag(`${prefix}_write`), delete: flag(`${prefix}_delete`) });
+  return {
+    id: row.id,
+    name: row.name,
+    inherit: row.user_id !== null ? row.user_inherits !== false : row.inherit,
+    self_write: row.self_write,
+    deleted: row.deleted_at !== null,
+    group: { id: row.owner_group_id, ...crud('group') },
+    user: { ...(row.user_id !== null ? { id: row.user_id } : {}), ...crud('user') },
+    nameserver: { usable: row.usable_ns, ...crud('nameserver') },
+    zone: { ...crud('zone'), delegate: row.zone_delegate },
+    zonerecord: { ...crud('zonerecord'), delegate: row.zonerecord_delegate },
+  };
 }

@@ -31,7 +31,7 @@ describe.each(['postgres', 'pglite'] as const)('users and groups on %s', (kind) 
       const res = await aliceClient.get(`/user/${alice.userId}`);
       expect(res.status).toBe(200);
       expect(res.body).toEqual({
-        user: { id: alice.userId, first_name: 'First', last_name: 'Last', username: 'alice', email: 'alice@example.com', is_admin: false, deleted: false },
+        user: { id: alice.userId, first_name: 'First', last_name: 'Last', username: 'alice', email: 'alice@example.com', is_admin: false, inherit_group_permissions: true, deleted: false },
         group: { id: root.groupId },
         meta: { api: { version: expect.stringMatching(/^\d+\.\d+\.\d+$/) }, msg: "here's your user" },
       });
@@ -204,7 +204,7 @@ describe.each(['postgres', 'pglite'] as const)('users and groups on %s', (kind) 
       const res = await aliceClient.get(`/group/${child.groupId}`);
       expect(res.status).toBe(200);
       expect(res.body).toEqual({
-        group: { id: child.groupId, name: 'child.root.example', parent_gid: root.groupId, dnssec_default: false, deleted: false },
+        group: { id: child.groupId, name: 'child.root.example', parent_gid: root.groupId, dnssec_default: false, usable_ns: null, deleted: false },
         meta: { api: { version: expect.any(String) }, msg: "here's your group" },
       });
       expect((await aliceClient.get('/group/999999')).status).toBe(404);
@@ -258,7 +258,7 @@ describe.each(['postgres', 'pglite'] as const)('users and groups on %s', (kind) 
       const subgroups = await aliceClient.get(`/group/${root.groupId}/subgroups`);
       expect(subgroups.status).toBe(200);
       expect(subgroups.body.group).toEqual(
-        expect.arrayContaining([{ id: child.groupId, name: 'child.root.example', parent_gid: root.groupId, dnssec_default: false, deleted: false }]),
+        expect.arrayContaining([{ id: child.groupId, name: 'child.root.example', parent_gid: root.groupId, dnssec_default: false, usable_ns: null, deleted: false }]),
       );
       expect((await carolClient.get(`/group/${child.groupId}/subgroups`)).body.group).toEqual([]);
       expect((await carolClient.get(`/group/${root.groupId}/subgroups`)).status).toBe(403);

@@ -1,6 +1,7 @@
 import type { NextFunction, Request, Response, Router } from 'express';
 import type { Deps } from '../deps';
 import { ApiError } from '../errors';
+import { assertPermitted } from '../services/directory/permission-objects';
 import type { AnyRoute, Reply } from './route';
 import { requireSession } from './require-session';
 import { emptyQuery, noPayload } from './schemas';
@@ -24,6 +25,10 @@ export function mountRoutes(router: Pick<Router, 'get' | 'post' | 'put' | 'patch
             : validate(route.query ?? emptyQuery, req.query ?? {}, 'query', { detailed }),
         body: route.body === undefined && req.body === undefined ? undefined : validate(route.body ?? noPayload, req.body, 'payload', { detailed }),
       };
+      if (route.auth === 'session' && route.permission) {
+        const flags = typeof route.permission === 'function' ? route.permission(input, res.locals.caller) : route.permission;
+        await assertPermitted(deps.db, res.locals.caller, flags);
+      }
       const reply: Reply | void =
         route.auth === 'session'
           ? await route.handler(input, { deps, req, res, caller: res.locals.caller })

@@ -2,6 +2,7 @@ import type { Request, Response } from 'express';
 import type { z } from 'zod';
 import type { Deps } from '../deps';
 import type { Caller } from '../services/access/caller';
+import type { PermissionFlag } from '../services/directory/permission-objects';
 
 // A route is data: method, path, zod schemas for its input and responses, examples, and a handler. The same
 // objects are mounted on Express (http/mount.ts) and turned into the OpenAPI document (openapi.ts), so a route
@@ -64,6 +65,11 @@ export interface PublicRoute<P = unknown, Q = unknown, B = unknown> extends Rout
 
 export interface SessionRoute<P = unknown, Q = unknown, B = unknown> extends RouteBase<P, Q, B> {
   auth: 'session';
+  /**
+   * The flags of NicTool's permission objects this change needs (services/directory/permission-objects.ts),
+   * checked once the input is valid and before the handler runs; a function when they depend on the input.
+   */
+  permission?: readonly PermissionFlag[] | ((input: { params: Out<P>; query: Out<Q>; body: Out<B> }, caller: Caller) => readonly PermissionFlag[]);
   handler(input: { params: Out<P>; query: Out<Q>; body: Out<B> }, ctx: AuthedHandlerContext): Promise<Reply | void>;
 }
 

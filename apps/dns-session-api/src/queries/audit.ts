@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from './db';
 
-export type AuditObjectType = 'zone' | 'zone_record' | 'nameserver' | 'user' | 'group';
+export type AuditObjectType = 'zone' | 'zone_record' | 'nameserver' | 'user' | 'group' | 'permission';
 export type AuditActionName = 'create' | 'update' | 'delete' | 'restore';
 
 export interface AuditRow {

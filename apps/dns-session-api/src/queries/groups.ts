@@ -7,10 +7,12 @@ export interface GroupRow {
   name: string;
   /** Its new zones are signed (DNSSEC) unless they say otherwise. */
   dnssec_default: boolean;
+  /** The nameservers of the groups above it that its zones may use (NicTool's usable_ns); null: all of them. */
+  usable_ns: number[] | null;
   deleted_at: Date | null;
 }
 
-const columns = ['id', 'parent_id', 'name', 'dnssec_default', 'deleted_at'] as const;
+const columns = ['id', 'parent_id', 'name', 'dnssec_default', 'usable_ns', 'deleted_at'] as const;
 
 export async function findGroupById(db: Db, id: number, options: { lock?: boolean } = {}): Promise<GroupRow | undefined> {
   let query = db.selectFrom('dns.groups').select(columns).where('id', '=', id);
@@ -30,10 +32,10 @@ export async function findLiveRootGroupByName(db: Db, name: string): Promise<Gro
     .executeTakeFirst();
 }
 
-export async function insertGroup(db: Db, values: { parentId: number | null; name: string; now: Date }): Promise<GroupRow> {
+export async function insertGroup(db: Db, values: { parentId: number | null; name: string; usableNs?: number[] | null; now: Date }): Promise<GroupRow> {
   return db
     .insertInto('dns.groups')
-    .values({ parent_id: values.parentId, name: values.name, created_at: values.now, updated_at: values.now })
+    .values({ parent_id: values.parentId, name: values.name, usable_ns: values.usableNs ?? null, created_at: values.now, updated_at: values.now })
     .returning(columns)
     .executeTakeFirstOrThrow();
 }
@@ -41,7 +43,7 @@ export async function insertGroup(db: Db, values: { parentId: number | null; nam
 export async function updateGroup(
   db: Db,
   id: number,
-  changes: { name?: string; parentId?: number | null; deletedAt?: Date | null; dnssecDefault?: boolean },
+  changes: { name?: string; parentId?: number | null; deletedAt?: Date | null; dnssecDefault?: boolean; usableNs?: number[] | null },
   now: Date,
 ): Promise<GroupRow | undefined> {
   return db
@@ -51,6 +53,7 @@ export async function updateGroup(
       ...(changes.parentId !== undefined ? { parent_id: changes.parentId } : {}),
       ...(changes.deletedAt !== undefined ? { deleted_at: changes.deletedAt } : {}),
       ...(changes.dnssecDefault !== undefined ? { dnssec_default: changes.dnssecDefault } : {}),
+      ...(changes.usableNs !== undefined ? { usable_ns: changes.usableNs } : {}),
       updated_at: now,
     })
     .where('id', '=', id)
@@ -135,4 +138,19 @@ export async function listGroupsByIds(db: Db, ids: number[], options: { deleted:
 export async function groupSignsNewZones(db: Db, id: number): Promise<boolean> {
   const row = await db.selectFrom('dns.groups').select('dnssec_default').where('id', '=', id).executeTakeFirst();
   return row?.dnssec_default ?? false;
+}
+
+/**
+ * A group and the groups above it, nearest first, with their usable_ns: whether a zone of the group may use a
+ * nameserver of a group above is decided along this chain (services/directory/permission-objects.ts).
+ */
+export async function findGroupChain(db: Db, groupId: number): Promise<Array<{ id: number; usable_ns: number[] | null }>> {
+  const result = await sql<{ id: number; usable_ns: number[] | null }>`
+    with recursive up(id, parent_id, usable_ns, depth) as (
+      select id, parent_id, usable_ns, 0 from dns.groups where id = ${groupId}
+      union all
+      select g.id, g.parent_id, g.usable_ns, up.depth + 1 from dns.groups g join up on g.id = up.parent_id where up.depth < 64
+    )
+    select id, usable_ns from up order by depth`.execute(db);
+  return result.rows;
 }

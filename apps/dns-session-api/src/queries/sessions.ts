@@ -32,6 +32,7 @@ function liveSessionQuery(db: Db, sid: string, now: Date) {
       'u.first_name',
       'u.last_name',
       'u.is_admin',
+      'u.inherit_group_permissions',
       'g.name as group_name',
     ])
     .where('s.sid', '=', sid)
@@ -76,6 +77,7 @@ export async function findLiveSession(db: Db, sid: string, now: Date): Promise<S
     first_name: row.first_name,
     last_name: row.last_name,
     is_admin: row.is_admin,
+    inherit_group_permissions: row.inherit_group_permissions,
     deleted_at: null,
   };
   return { id: row.id, data, lastSeenAt: row.last_seen_at, groupId: row.group_id, isAdmin: row.is_admin, user, groupName: row.group_name };

@@ -14,6 +14,8 @@ export interface UserRow {
   first_name: string;
   last_name: string;
   is_admin: boolean;
+  /** NicTool's inherit_group_permissions: the group's permission object applies, not the user's own */
+  inherit_group_permissions: boolean;
   deleted_at: Date | null;
 }
 
@@ -24,7 +26,7 @@ export interface UserCredentials extends Omit<UserRow, 'deleted_at'> {
   salt: string | null;
 }
 
-const columns = ['id', 'group_id', 'username', 'email', 'first_name', 'last_name', 'is_admin', 'deleted_at'] as const;
+const columns = ['id', 'group_id', 'username', 'email', 'first_name', 'last_name', 'is_admin', 'inherit_group_permissions', 'deleted_at'] as const;
 
 export async function findUserById(db: Db, id: number, options: { lock?: boolean } = {}): Promise<UserRow | undefined> {
   let query = db.selectFrom('dns.users').select(columns).where('id', '=', id);
@@ -54,6 +56,7 @@ export async function findLoginUser(db: Db, username: string, groupName: string)
       'u.first_name',
       'u.last_name',
       'u.is_admin',
+      'u.inherit_group_permissions',
       'u.password_hash',
       'u.password_scheme',
       'u.salt',
@@ -80,6 +83,7 @@ export async function insertUser(
     passwordScheme?: PasswordScheme;
     salt?: string | null;
     isAdmin: boolean;
+    inheritGroupPermissions?: boolean;
     now: Date;
   },
 ): Promise<UserRow> {
@@ -95,6 +99,7 @@ export async function insertUser(
       password_scheme: values.passwordScheme ?? 'bcrypt',
       salt: values.salt ?? null,
       is_admin: values.isAdmin,
+      inherit_group_permissions: values.inheritGroupPermissions ?? true,
       created_at: values.now,
       updated_at: values.now,
     })
@@ -110,6 +115,7 @@ export interface UserChanges {
   lastName?: string;
   passwordHash?: string;
   isAdmin?: boolean;
+  inheritGroupPermissions?: boolean;
   deletedAt?: Date | null;
 }
 
@@ -124,6 +130,7 @@ export async function updateUser(db: Db, id: number, changes: UserChanges, now: 
       ...(changes.lastName !== undefined ? { last_name: changes.lastName } : {}),
       ...(changes.passwordHash !== undefined ? { password_hash: changes.passwordHash, password_scheme: 'bcrypt' as const, salt: null } : {}),
       ...(changes.isAdmin !== undefined ? { is_admin: changes.isAdmin } : {}),
+      ...(changes.inheritGroupPermissions !== undefined ? { inherit_group_permissions: changes.inheritGroupPermissions } : {}),
       ...(changes.deletedAt !== undefined ? { deleted_at: changes.deletedAt } : {}),
       updated_at: now,
     })
@@ -174,7 +181,7 @@ function userWithAccessQuery(id: number, viewerGroupId: number) {
       union all
       select g.id, g.parent_id, up.depth + 1 from dns.groups g join up on g.id = up.parent_id where up.depth < 64
     )
-    select u.id, u.group_id, u.username, u.email, u.first_name, u.last_name, u.is_admin, u.deleted_at,
+    select u.id, u.group_id, u.username, u.email, u.first_name, u.last_name, u.is_admin, u.inherit_group_permissions, u.deleted_at,
       exists(select 1 from up where up.id = ${viewerGroupId}) as accessible
     from dns.users u
     where u.id = ${id}`;

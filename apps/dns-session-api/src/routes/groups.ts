@@ -20,6 +20,10 @@ const createBody = z
     parent_gid: z.union([z.literal(0), idNumber]).optional()
       .meta({ description: 'The parent group (in your subtree); 0 or none for a top-level group (as NicTool)', example: 4096 }),
     admin: firstAdmin.optional(),
+    usable_ns: z.array(idNumber).max(1000).nullable().optional().meta({
+      description: 'NicTool\'s usable_ns: the nameservers of the groups above this one that its zones may use (null: all of them); ' +
+        'set only by an administrator above the group',
+    }),
   })
   .strict()
   .refine((v) => !v.parent_gid || v.admin === undefined, {
@@ -33,6 +37,10 @@ const updateBody = z
     parent_gid: idNumber.optional(),
     deleted: z.literal(false).optional().meta({ description: 'false restores a deleted group' }),
     dnssec_default: z.boolean().optional().meta({ description: 'Sign the group\'s new zones (DNSSEC) unless they say otherwise' }),
+    usable_ns: z.array(idNumber).max(1000).nullable().optional().meta({
+      description: 'NicTool\'s usable_ns: the nameservers of the groups above this one that its zones may use (null: all of them); ' +
+        'set only by an administrator above the group',
+    }),
   })
   .strict()
   .refine((v) => Object.keys(v).length > 0, 'at least one field is required');
@@ -146,6 +154,7 @@ export const groupRoutes: RouteFamily = {
       method: 'post',
       path: '/group',
       auth: 'session',
+      permission: ['group_create'],
       summary: 'Create a group (administrators)',
       description: 'With `parent_gid`: a subgroup of a group in your subtree. With `parent_gid` 0 or none (admins of a top-level group ' +
         'only): a new top-level group, with its first administrator when `admin` is given. Permissions follow the group tree, so ' +
@@ -165,11 +174,11 @@ export const groupRoutes: RouteFamily = {
       },
       async handler({ body }, { deps, caller }) {
         if (!body.parent_gid) {
-          const { group, admin } = await createTopLevelGroup(deps, caller, { name: body.name, admin: body.admin });
+          const { group, admin } = await createTopLevelGroup(deps, caller, { name: body.name, admin: body.admin, usable_ns: body.usable_ns });
           const created = envelope('group', serializeGroup(group), 'I created this group');
           return { status: 201, body: admin ? { ...created, admin: serializeUser(admin) } : created };
         }
-        const group = await createGroup(deps, caller, { name: body.name, parent_gid: body.parent_gid });
+        const group = await createGroup(deps, caller, { name: body.name, parent_gid: body.parent_gid, usable_ns: body.usable_ns });
         return { status: 201, body: envelope('group', serializeGroup(group), 'I created this group') };
       },
     }),
@@ -177,6 +186,7 @@ export const groupRoutes: RouteFamily = {
       method: 'put',
       path: '/group/:id',
       auth: 'session',
+      permission: ['group_write'],
       summary: 'Rename, move or restore a group (administrators)',
       params: idParams,
       body: updateBody,
@@ -196,6 +206,7 @@ export const groupRoutes: RouteFamily = {
       method: 'delete',
       path: '/group/:id',
       auth: 'session',
+      permission: ['group_delete'],
       summary: 'Delete a group (administrators; soft delete)',
       description: 'Refused with 409 while the group still holds live users or subgroups.',
       params: idParams,

@@ -5,6 +5,7 @@ import { apiTokenRoutes } from './api-tokens';
 import { groupRoutes } from './groups';
 import { healthRoutes } from './health';
 import { nameserverRoutes } from './nameservers';
+import { permissionRoutes } from './permissions';
 import { sessionRoutes } from './session';
 import { statusRoutes } from './status';
 import { userIdentityRoutes } from './user-identities';
@@ -18,6 +19,7 @@ export const routeFamilies: RouteFamily[] = [
   userIdentityRoutes,
   apiTokenRoutes,
   groupRoutes,
+  permissionRoutes,
   nameserverRoutes,
   zoneRoutes,
   zoneRecordRoutes,

@@ -91,7 +91,7 @@ export const nameserverRoutes: RouteFamily = {
       },
     }),
     defineRoute({
-      method: 'post', path: '/nameserver', auth: 'session',
+      method: 'post', path: '/nameserver', auth: 'session', permission: ['nameserver_create'],
       summary: 'Create a nameserver',
       body: createBody, bodyExample: { name: 'ns1.example.com.', address: '192.0.2.53', export: { type: 'bind' } },
       responses: {
@@ -104,7 +104,7 @@ export const nameserverRoutes: RouteFamily = {
       },
     }),
     defineRoute({
-      method: 'put', path: '/nameserver/:id', auth: 'session',
+      method: 'put', path: '/nameserver/:id', auth: 'session', permission: ['nameserver_write'],
       summary: 'Change or restore a nameserver',
       description: 'The serial of every zone it serves advances (their NS records and glue derive from it).',
       params: idParams, body: updateBody, bodyExample: { address: '192.0.2.54' },
@@ -118,7 +118,7 @@ export const nameserverRoutes: RouteFamily = {
       },
     }),
     defineRoute({
-      method: 'delete', path: '/nameserver/:id', auth: 'session',
+      method: 'delete', path: '/nameserver/:id', auth: 'session', permission: ['nameserver_delete'],
       summary: 'Delete a nameserver (soft delete)',
       description: 'Refused with 409 while a live zone uses it. `PUT {deleted: false}` restores it.',
       params: idParams,

@@ -20,6 +20,8 @@ const createBody = z
     first_name: personName.meta({ example: 'Unit' }),
     last_name: personName.meta({ example: 'Test' }),
     is_admin: z.boolean().optional(),
+    inherit_group_permissions: z.boolean().optional()
+      .meta({ description: 'NicTool\'s: false makes the user\'s own permission object apply instead of the group\'s (default true; administrators only)' }),
   })
   .strict();
 
@@ -32,6 +34,8 @@ const updateBody = z
     first_name: personName.optional(),
     last_name: personName.optional(),
     is_admin: z.boolean().optional(),
+    inherit_group_permissions: z.boolean().optional()
+      .meta({ description: 'NicTool\'s: false makes the user\'s own permission object apply instead of the group\'s (default true; administrators only)' }),
     deleted: z.literal(false).optional().meta({ description: 'false restores a deleted user' }),
   })
   .strict()
@@ -99,6 +103,7 @@ export const userRoutes: RouteFamily = {
       method: 'post',
       path: '/user',
       auth: 'session',
+      permission: ['user_create'],
       summary: 'Create a user (administrators)',
       body: createBody,
       bodyExample: { gid: 4096, username: 'unit-test', email: 'unit-test@example.com', password: 'Wh@tA-Decent#P6ssw0rd', first_name: 'Unit', last_name: 'Test' },
@@ -117,6 +122,7 @@ export const userRoutes: RouteFamily = {
       method: 'put',
       path: '/user/:id',
       auth: 'session',
+      permission: ({ params }, caller) => (params.id === caller.userId ? ['self_write'] : ['user_write']),
       summary: 'Change a user',
       description:
         'Administrators change users of their subtree; others change only their own name, email and password. ' +
@@ -139,6 +145,7 @@ export const userRoutes: RouteFamily = {
       method: 'delete',
       path: '/user/:id',
       auth: 'session',
+      permission: ['user_delete'],
       summary: 'Delete a user (administrators; soft delete)',
       params: idParams,
       responses: {

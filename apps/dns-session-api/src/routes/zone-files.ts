@@ -90,7 +90,7 @@ export const zoneFileRoutes: AnyRoute[] = [
     },
   }),
   defineRoute({
-    method: 'post', path: '/zone/import', auth: 'session',
+    method: 'post', path: '/zone/import', auth: 'session', permission: ['zone_create', 'zonerecord_create'],
     summary: 'Create a zone from a BIND zone file',
     description: 'All or nothing: the zone and every record are created in one transaction, or the answer is 400 listing every bad line. ' +
       'Apex NS records naming a nameserver you may use become that zone\'s nameservers; $INCLUDE and $GENERATE are refused. ' +

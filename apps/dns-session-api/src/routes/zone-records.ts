@@ -103,7 +103,7 @@ export const zoneRecordRoutes: RouteFamily = {
       },
     }),
     defineRoute({
-      method: 'post', path: '/zone_record', auth: 'session',
+      method: 'post', path: '/zone_record', auth: 'session', permission: ['zonerecord_create'],
       summary: 'Create a record',
       description: 'The type\'s fields (A/AAAA `address`, CNAME `cname`, MX `preference`+`exchange`, …) beside owner, type and ttl. ' +
         'Rejected with 400 when a field or a zone rule (CNAME alone at its owner, one TTL per RRset, no duplicates, inside the zone, …) is broken.',
@@ -116,7 +116,7 @@ export const zoneRecordRoutes: RouteFamily = {
       },
     }),
     defineRoute({
-      method: 'put', path: '/zone_record/:id', auth: 'session',
+      method: 'put', path: '/zone_record/:id', auth: 'session', permission: ['zonerecord_write'],
       summary: 'Change or restore a record',
       description: 'Fields not given keep their values; changing the type needs the new type\'s fields. ' +
         'A `ttl` is the TTL of the record\'s RRset: the other records of the set take it too.',
@@ -129,7 +129,7 @@ export const zoneRecordRoutes: RouteFamily = {
       },
     }),
     defineRoute({
-      method: 'delete', path: '/zone_record/:id', auth: 'session',
+      method: 'delete', path: '/zone_record/:id', auth: 'session', permission: ['zonerecord_delete'],
       summary: 'Delete a record (soft delete; PUT {deleted:false} restores it)', params: idParams,
       responses: { 200: { description: 'Deleted; the body is the record as it now is', schema: zoneRecordResponseSchema, example: reply('I deleted that zone record') }, 400: badRecord, ...common },
       async handler({ params }, { deps, caller }) {

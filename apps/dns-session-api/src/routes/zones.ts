@@ -103,7 +103,7 @@ export const zoneRoutes: RouteFamily = {
       },
     }),
     defineRoute({
-      method: 'post', path: '/zone', auth: 'session',
+      method: 'post', path: '/zone', auth: 'session', permission: ['zone_create'],
       summary: 'Create a zone',
       description: 'The serial starts at today\'s YYYYMMDD00; SOA timers default to RFC 1912 values.',
       body: createBody, bodyExample: { zone: 'example.com.', mailaddr: 'hostmaster@example.com', nameservers: [7] },
@@ -116,7 +116,7 @@ export const zoneRoutes: RouteFamily = {
       },
     }),
     defineRoute({
-      method: 'put', path: '/zone/:id', auth: 'session',
+      method: 'put', path: '/zone/:id', auth: 'session', permission: ['zone_write'],
       summary: 'Change or restore a zone (the serial advances)',
       params: idParams, body: updateBody, bodyExample: { refresh: 43200, nameservers: [7, 8] },
       responses: {
@@ -128,7 +128,7 @@ export const zoneRoutes: RouteFamily = {
       },
     }),
     defineRoute({
-      method: 'delete', path: '/zone/:id', auth: 'session',
+      method: 'delete', path: '/zone/:id', auth: 'session', permission: ['zone_delete'],
       summary: 'Delete a zone (soft delete; PUT {deleted:false} restores it)', params: idParams,
       responses: { 200: { description: 'Deleted; the body is the zone as it now is', schema: zoneResponseSchema, example: reply('I deleted that zone') }, 400: errorExamples.badInput, ...common },
       async handler({ params }, { deps, caller }) {

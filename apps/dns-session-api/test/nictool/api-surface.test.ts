@@ -78,7 +78,7 @@ it('an admin of a top-level group creates a top-level group with its first admin
     admin: { username: 'tina', email: 'tina@tenant.example', password: 'Wh@tA-Decent#P6ssw0rd', first_name: 'Tina', last_name: 'Tenant' },
   };
   const res = expectStatus(await admin.post('/group', body), 201);
-  expect(res.body.group).toEqual({ id: expect.any(Number), name: 'tenant.example', parent_gid: 0, dnssec_default: false, deleted: false });
+  expect(res.body.group).toEqual({ id: expect.any(Number), name: 'tenant.example', parent_gid: 0, dnssec_default: false, usable_ns: null, deleted: false });
   expect(res.body.admin).toMatchObject({ username: 'tina', is_admin: true });
   // The new admin manages it; its creator, above no part of it, does not.
   const tina = await t.login('tina@tenant.example', body.admin.password);
@@ -97,7 +97,7 @@ it('an admin of a top-level group creates a top-level group with its first admin
 it('NicTool\'s POST /group {parent_gid: 0, name} makes a top-level group without an admin; create-user gives it one (issue 38.4)', async () => {
   const res = expectStatus(await admin.post('/group', { parent_gid: 0, name: 'nictool-client.example' }), 201);
   expect(res.body).toEqual({
-    group: { id: expect.any(Number), name: 'nictool-client.example', parent_gid: 0, dnssec_default: false, deleted: false },
+    group: { id: expect.any(Number), name: 'nictool-client.example', parent_gid: 0, dnssec_default: false, usable_ns: null, deleted: false },
     meta: { api: { version: expect.any(String) }, msg: 'I created this group' },
   });
   // Permissions follow the tree: nobody manages it yet, not even its creator (an admin of another top-level group).

@@ -16,6 +16,7 @@ export interface DnsGroupsTable {
   parent_id: number | null;                 // null = a root group
   name: string;
   dnssec_default: Generated<boolean>;       // new zones of the group are signed (migration 202611270200)
+  usable_ns: number[] | null;               // nameservers above it its zones may use; null: all (migration 202611282200)
   deleted_at: Date | null;
   created_at: Generated<Date>;
   updated_at: Generated<Date>;
@@ -32,6 +33,7 @@ export interface DnsUsersTable {
   password_scheme: Generated<PasswordScheme>;
   salt: string | null;                      // NicTool PBKDF2 salt; null for bcrypt
   is_admin: Generated<boolean>;
+  inherit_group_permissions: Generated<boolean>; // the group's permission object applies (migration 202611282200)
   deleted_at: Date | null;
   created_at: Generated<Date>;
   updated_at: Generated<Date>;
@@ -110,7 +112,7 @@ export interface DnsZoneRecordsTable {
   updated_at: Generated<Date>;
 }
 
-export type AuditObjectType = 'zone' | 'zone_record' | 'nameserver' | 'user' | 'group';
+export type AuditObjectType = 'zone' | 'zone_record' | 'nameserver' | 'user' | 'group' | 'permission'; // permission: migration 202611282200
 export type AuditActionName = 'create' | 'update' | 'delete' | 'restore';
 
 export interface DnsAuditLogTable {
@@ -223,4 +225,39 @@ export interface DnsApiTokensTable {
 
 export interface DnsDatabase {
   'dns.api_tokens': DnsApiTokensTable;
+}
+
+// --- NicTool's permission objects (migration 202611282200_nictool_permissions) ---
+export interface DnsPermissionsTable {
+  id: Generated<number>;
+  group_id: number | null;                   // a group's object (user_id null)
+  user_id: number | null;                    // a user's own object (group_id null)
+  name: Generated<string>;
+  inherit: Generated<boolean>;
+  group_create: Generated<boolean>;
+  group_write: Generated<boolean>;
+  group_delete: Generated<boolean>;
+  user_create: Generated<boolean>;
+  user_write: Generated<boolean>;
+  user_delete: Generated<boolean>;
+  nameserver_create: Generated<boolean>;
+  nameserver_write: Generated<boolean>;
+  nameserver_delete: Generated<boolean>;
+  zone_create: Generated<boolean>;
+  zone_write: Generated<boolean>;
+  zone_delete: Generated<boolean>;
+  zone_delegate: Generated<boolean>;
+  zonerecord_create: Generated<boolean>;
+  zonerecord_write: Generated<boolean>;
+  zonerecord_delete: Generated<boolean>;
+  zonerecord_delegate: Generated<boolean>;
+  self_write: Generated<boolean>;
+  usable_ns: Generated<number[]>;            // a user's object: nameserver ids (shown, not enforced)
+  deleted_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface DnsDatabase {
+  'dns.permissions': DnsPermissionsTable;
 }

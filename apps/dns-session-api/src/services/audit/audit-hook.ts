@@ -9,7 +9,7 @@ export type AuditAction = 'create' | 'update' | 'delete' | 'restore';
 
 export interface AuditEntry {
   actor: Caller;
-  objectType: 'user' | 'group' | 'zone' | 'zone_record' | 'nameserver';
+  objectType: 'user' | 'group' | 'zone' | 'zone_record' | 'nameserver' | 'permission';
   objectId: number;
   action: AuditAction;
   before: Record<string, unknown> | null;

@@ -7,6 +7,7 @@ import { insertUser, listUsersInGroup, listUsersInGroups, type UserRow } from '.
 import { serializeGroup, serializeUser } from '../../serialize';
 import { hashPassword } from '../access/passwords';
 import type { Caller } from '../access/caller';
+import { usableNsForGroup } from './permission-objects';
 import { assertAdmin, assertGroupAccess } from './permissions';
 
 export interface GroupUpdate {
@@ -15,6 +16,8 @@ export interface GroupUpdate {
   /** false restores a soft-deleted group. */
   deleted?: boolean;
   dnssec_default?: boolean;
+  /** NicTool's usable_ns (null: every nameserver above); only an administrator above the group sets it */
+  usable_ns?: number[] | null;
 }
 
 // Logins are user@group, so live group names are unique service-wide (case-insensitively).
@@ -84,7 +87,9 @@ export interface FirstAdmin {
  * it comes with the admin who will, or (NicTool's request, `{parent_gid: 0, name}`, issue 38) without one, and
  * then nobody manages it until the CLI's create-user adds an administrator to it.
  */
-export async function createTopLevelGroup(deps: Deps, caller: Caller, input: { name: string; admin?: FirstAdmin }): Promise<{ group: GroupRow; admin?: UserRow }> {
+export async function createTopLevelGroup(
+  deps: Deps, caller: Caller, input: { name: string; admin?: FirstAdmin; usable_ns?: number[] | null },
+): Promise<{ group: GroupRow; admin?: UserRow }> {
   assertAdmin(caller, 'create groups');
   const first = input.admin;
   const passwordHash = first ? await hashPassword(first.password, deps.config.security.bcryptCost) : undefined;
@@ -92,7 +97,9 @@ export async function createTopLevelGroup(deps: Deps, caller: Caller, input: { n
     const own = await findGroupById(trx, caller.groupId);
     if (!own || own.parent_id !== null) throw forbidden('Only an admin of a top-level group may create top-level groups');
     const now = deps.clock.now();
-    const group = await insertGroup(trx, { parentId: null, name: input.name, now }).catch((err: unknown) => {
+    // No group is above a top-level one: its usable_ns can only be empty.
+    const usableNs = await usableNsForGroup(trx, null, input.usable_ns);
+    const group = await insertGroup(trx, { parentId: null, name: input.name, usableNs, now }).catch((err: unknown) => {
       throw isUniqueViolation(err) ? duplicateName() : err;
     });
     await deps.audit.record(trx, { actor: caller, objectType: 'group', objectId: group.id, action: 'create', before: null, after: serializeGroup(group) });
@@ -107,13 +114,14 @@ export async function createTopLevelGroup(deps: Deps, caller: Caller, input: { n
 }
 
 /** Groups are created below a group in the caller's subtree (top-level ones: createTopLevelGroup). */
-export async function createGroup(deps: Deps, caller: Caller, input: { name: string; parent_gid: number }): Promise<GroupRow> {
+export async function createGroup(deps: Deps, caller: Caller, input: { name: string; parent_gid: number; usable_ns?: number[] | null }): Promise<GroupRow> {
   assertAdmin(caller, 'create groups');
   return deps.db.transaction().execute(async (trx) => {
     const parent = await findGroupById(trx, input.parent_gid, { lock: true });
     if (!parent || parent.deleted_at) throw notFound('Parent group not found');
     await assertGroupAccess(trx, caller, parent.id, 'group');
-    const group = await insertGroup(trx, { parentId: parent.id, name: input.name, now: deps.clock.now() }).catch((err: unknown) => {
+    const usableNs = await usableNsForGroup(trx, parent.id, input.usable_ns);
+    const group = await insertGroup(trx, { parentId: parent.id, name: input.name, usableNs, now: deps.clock.now() }).catch((err: unknown) => {
       throw isUniqueViolation(err) ? duplicateName() : err;
     });
     await deps.audit.record(trx, { actor: caller, objectType: 'group', objectId: group.id, action: 'create', before: null, after: serializeGroup(group) });
@@ -140,10 +148,15 @@ export async function updateGroupById(deps: Deps, caller: Caller, id: number, in
       await assertGroupAccess(trx, caller, parent.id, 'group');
       if (await isInSubtree(trx, id, parent.id)) throw badRequest('A group cannot move below itself');
     }
+    // usable_ns limits the group's zones: set from above, never by the group's own administrators.
+    if (input.usable_ns !== undefined && id === caller.groupId) {
+      throw forbidden('Only an admin of a group above this one may set its usable_ns');
+    }
+    const usableNs = await usableNsForGroup(trx, input.parent_gid ?? before.parent_id, input.usable_ns);
     const after = await updateGroup(
       trx,
       id,
-      { name: input.name, parentId: input.parent_gid, dnssecDefault: input.dnssec_default, ...(restoring ? { deletedAt: null } : {}) },
+      { name: input.name, parentId: input.parent_gid, dnssecDefault: input.dnssec_default, usableNs, ...(restoring ? { deletedAt: null } : {}) },
       deps.clock.now(),
     ).catch((err: unknown) => {
       throw isUniqueViolation(err) ? duplicateName() : err;

@@ -17,6 +17,7 @@ export interface NewUser {
   first_name: string;
   last_name: string;
   is_admin?: boolean;
+  inherit_group_permissions?: boolean;
 }
 
 export interface UserUpdate {
@@ -27,6 +28,7 @@ export interface UserUpdate {
   first_name?: string;
   last_name?: string;
   is_admin?: boolean;
+  inherit_group_permissions?: boolean;
   /** false restores a soft-deleted user. */
   deleted?: boolean;
 }
@@ -60,6 +62,7 @@ export async function createUser(deps: Deps, caller: Caller, input: NewUser): Pr
       lastName: input.last_name,
       passwordHash,
       isAdmin: input.is_admin ?? false,
+      inheritGroupPermissions: input.inherit_group_permissions,
       now,
     }).catch((err: unknown) => {
       throw isUniqueViolation(err) ? duplicateUsername() : err;
@@ -78,6 +81,10 @@ export async function updateUserById(deps: Deps, caller: Caller, id: number, inp
     }
   }
   if (self && (input.is_admin === false || input.deleted === true)) throw forbidden('You may not demote or delete yourself');
+  // Which permission object applies limits the user: nobody chooses it for themselves (issue 38.4).
+  if (input.inherit_group_permissions !== undefined && (self || !caller.isAdmin)) {
+    throw forbidden('Only an administrator may choose which permission object applies to a user, and not for themselves');
+  }
   const passwordHash = input.password === undefined ? undefined : await hashPassword(input.password, deps.config.security.bcryptCost);
   return deps.db.transaction().execute(async (trx) => {
     const before = await findUserById(trx, id, { lock: true });
@@ -97,6 +104,7 @@ export async function updateUserById(deps: Deps, caller: Caller, id: number, inp
       lastName: input.last_name,
       passwordHash,
       isAdmin: input.is_admin,
+      inheritGroupPermissions: input.inherit_group_permissions,
       ...(restoring ? { deletedAt: null } : {}),
     };
     const after = await updateUser(trx, id, changes, deps.clock.now()).catch((err: unknown) => {

@@ -13,6 +13,7 @@ import {
 } from '../../queries/zones';
 import { idsOf, serializeZone, type Zone } from '../../serialize-zones';
 import type { Caller } from '../access/caller';
+import { assertUsableNsAllow } from '../directory/permission-objects';
 import { assertGroupAccess, assertGroupUsableForNewObject, assertNameserverUsable, listRoot } from './dns-access';
 import { invalidInput } from './dns-errors';
 import { assertZoneQuota } from './quotas';
@@ -76,8 +77,8 @@ export function checkZoneFields(input: ZoneInput): Partial<ZoneValues> {
   return out;
 }
 
-/** The nameservers to assign, in the given order: live, usable by the caller, none twice. */
-async function resolveNameservers(db: Db, caller: Caller, ids: number[]): Promise<NameserverRow[]> {
+/** The nameservers to assign, in the given order: live, usable by the caller and by the zone's group (usable_ns), none twice. */
+async function resolveNameservers(db: Db, caller: Caller, ids: number[], zoneGroupId: number): Promise<NameserverRow[]> {
   if (new Set(ids).size !== ids.length) throw invalidInput('zone', [fieldError('nameservers', 'duplicate', 'a nameserver is listed twice')]);
   // Shared row locks: a concurrent DELETE /nameserver waits for this assignment, then sees it and refuses.
   const rows = await findLiveNameserversByIds(db, ids, { share: true });
@@ -85,6 +86,7 @@ async function resolveNameservers(db: Db, caller: Caller, ids: number[]): Promis
   const missing = ids.filter((id) => !byId.has(id));
   if (missing.length) throw notFound(`Nameserver not found: ${missing.join(', ')}`);
   for (const row of rows) await assertNameserverUsable(db, caller, row.group_id);
+  await assertUsableNsAllow(db, zoneGroupId, rows);
   return ids.map((id) => byId.get(id) as NameserverRow);
 }
 
@@ -132,7 +134,7 @@ export async function createZone(deps: Deps, caller: Caller, input: ZoneInput & 
   return deps.db.transaction().execute(async (trx) => {
     await assertGroupUsableForNewObject(trx, caller, groupId);
     await assertZoneQuota(trx, deps.config.quotas, groupId);
-    const nameservers = await resolveNameservers(trx, caller, input.nameservers ?? []);
+    const nameservers = await resolveNameservers(trx, caller, input.nameservers ?? [], groupId);
     const now = deps.clock.now();
     const name = fields.name as string;
     const zone = await insertZone(trx, {
@@ -181,7 +183,7 @@ export async function changeZone(deps: Deps, caller: Caller, id: number, input: 
       if (input.gid !== undefined) fields.group_id = input.gid;
     }
     const nsBefore = (await findZoneNameservers(trx, [id])).get(id) ?? [];
-    const nameservers = input.nameservers ? await resolveNameservers(trx, caller, input.nameservers) : nsBefore;
+    const nameservers = input.nameservers ? await resolveNameservers(trx, caller, input.nameservers, input.gid ?? before.group_id) : nsBefore;
     const now = deps.clock.now();
     const after = await updateZone(trx, id, { ...fields, serial: serialAfterChange(before.serial, input.serial, now), ...(restoring ? { deleted_at: null } : {}) }, now)
       .catch((err: unknown) => {

@@ -18,6 +18,7 @@ import * as m202611270200 from './202611270200_dnssec';
 import * as m202611270300 from './202611270300_nsec3';
 import * as m202611280100 from './202611280100_publish_isolation';
 import * as m202611282100 from './202611282100_zone_mailbox_host_names';
+import * as m202611282200 from './202611282200_nictool_permissions';
 
 export const dnsMigrations: ReadonlyArray<readonly [string, Migration]> = [
   ['202611230300_create_schema', m202611230300],
@@ -36,6 +37,7 @@ export const dnsMigrations: ReadonlyArray<readonly [string, Migration]> = [
   ['202611270300_nsec3', m202611270300],
   ['202611280100_publish_isolation', m202611280100],
   ['202611282100_zone_mailbox_host_names', m202611282100],
+  ['202611282200_nictool_permissions', m202611282200],
 ];
 
 export const dnsMigrationProvider: MigrationProvider = {
