@@ -6,16 +6,19 @@
 // reload), then, for as long as the big zone is not yet served by both, changes an A record in a small zone on the
 // PowerDNS nameserver and one in a small zone on the BIND nameserver, each timed from the request until `dig` at
 // that nameserver answers the new address (polled every 5 ms). Then the big zone leaves both nameservers again
-// (and is waited for) before the next round. Reports p50, p95 and max per nameserver kind.
+// (and is waited for) before the next round. Reports p50, p95 and max per nameserver kind, beside the same change
+// measured first with nothing else publishing (the machine's load moves both), and the event loop's delays.
 //
 //   pnpm run build, then: node bench/dns-publish-isolation.js [--records 100000] [--rounds 3]
 // BENCH_APP_DIST=<dir> runs another build of the app's dist (e.g. the commit before a change).
 // Needs pdns-server, pdns-backend-sqlite3, sqlite3, named and dig. A fresh database on TEST_DATABASE_URL's server.
 'use strict';
 
+const dgram = require('node:dgram');
 const path = require('node:path');
 const os = require('node:os');
 const { execFile, execFileSync, spawn } = require('node:child_process');
+const { monitorEventLoopDelay } = require('node:perf_hooks');
 const { mkdirSync, mkdtempSync, writeFileSync, rmSync } = require('node:fs');
 const { freePort } = require('./support');
 
@@ -27,9 +30,55 @@ const arg = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`);
   return i >= 0 ? Number(process.argv[i + 1]) : fallback;
 };
-const dig = (port, name, type) => new Promise((resolve) => {
-  execFile('dig', ['+short', '+time=1', '+tries=1', '@127.0.0.1', '-p', String(port), name, type], (_err, stdout) => resolve(String(stdout).trim()));
-});
+/**
+ * The A records (or '' for none) at name from 127.0.0.1:port: one UDP query from this process, so polling every
+ * 5 ms does not spawn a dig each time (which on two cores would cost more than what is measured).
+ */
+let queryId = 0;
+function digA(port, name) {
+  return new Promise((resolve) => {
+    const socket = dgram.createSocket('udp4');
+    queryId = (queryId + 1) & 0xffff;
+    const labels = name.replace(/\.$/, '').split('.').map((l) => Buffer.concat([Buffer.from([l.length]), Buffer.from(l)]));
+    const packet = Buffer.concat([Buffer.from([queryId >> 8, queryId & 255, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0]), ...labels, Buffer.from([0, 0, 1, 0, 1])]);
+    const done = (answer) => {
+      clearTimeout(timer);
+      socket.close();
+      resolve(answer);
+    };
+    const timer = setTimeout(() => done(''), 1000);
+    socket.on('message', (msg) => {
+      const count = msg.readUInt16BE(6);
+      let at = 12;
+      const skipName = () => {
+        for (;;) {
+          const len = msg[at];
+          if (len >= 0xc0) { at += 2; return; }
+          at += 1 + len;
+          if (len === 0) return;
+        }
+      };
+      skipName();
+      at += 4;
+      const addresses = [];
+      for (let i = 0; i < count; i++) {
+        skipName();
+        const type = msg.readUInt16BE(at);
+        const length = msg.readUInt16BE(at + 8);
+        if (type === 1 && length === 4) addresses.push([...msg.subarray(at + 10, at + 14)].join('.'));
+        at += 10 + length;
+      }
+      done(addresses.sort().join('\n'));
+    });
+    socket.send(packet, port, '127.0.0.1');
+  });
+}
+const dig = (port, name, type) => {
+  if (type === 'A') return digA(port, name);
+  return new Promise((resolve) => {
+    execFile('dig', ['+short', '+time=1', '+tries=1', '@127.0.0.1', '-p', String(port), name, type], (_err, stdout) => resolve(String(stdout).trim()));
+  });
+};
 const percentile = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))];
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -141,6 +190,21 @@ async function main() {
     const last = `h${records - 1}.big.example.`;
     const bigServed = async () => (await dig(pdns.dnsPort, last, 'A')) !== '' && (await dig(bind.dnsPort, last, 'A')) !== '';
 
+    // The same changes with nothing else publishing: what the machine gives right now, for comparison.
+    const idle = new Map(small.map((s) => [s.kind, []]));
+    for (let i = 0; i < 30; i++) {
+      await Promise.all(small.map(async (s) => {
+        s.n += 1;
+        const address = `10.1.${(s.n >> 8) & 255}.${s.n & 255}`;
+        const start = process.hrtime.bigint();
+        await request(base, 'PUT', `/zone_record/${s.record.id}`, { cookie, json: { address } });
+        await until(async () => (await dig(s.port, `www.${s.name}`, 'A')) === address, 60_000, `${s.kind} idle change ${s.n}`);
+        idle.get(s.kind).push(Number(process.hrtime.bigint() - start) / 1e6);
+      }));
+    }
+
+    const stalls = monitorEventLoopDelay({ resolution: 10 });
+    stalls.enable();
     for (let round = 0; round < rounds; round++) {
       const t0 = Date.now();
       await request(base, 'PUT', `/zone/${big.id}`, { cookie, json: { nameservers: [ns1.id, ns2.id] } });
@@ -163,7 +227,11 @@ async function main() {
       await until(async () => (await dig(pdns.dnsPort, last, 'A')) === '' && (await dig(bind.dnsPort, last, 'A')) === '', 900_000, 'the big zone gone', 100);
       console.log(`round ${round + 1}: the ${records}-record zone served by both after ${published.toFixed(1)} s; samples so far ${small.map((s) => `${s.kind} ${s.latencies.length}`).join(', ')}`);
     }
+    stalls.disable();
+    console.log(`event loop of the process (app and bench): delay p99 ${(stalls.percentile(99) / 1e6).toFixed(0)} ms, max ${(stalls.max / 1e6).toFixed(0)} ms`);
     for (const s of small) {
+      const quiet = idle.get(s.kind);
+      console.log(`${s.kind}: the same change with nothing else publishing, ${quiet.length} changes: p50 ${percentile(quiet, 50).toFixed(1)} ms, p95 ${percentile(quiet, 95).toFixed(1)} ms`);
       const xs = s.latencies;
       console.log(`${s.kind}: unrelated change to dig answer while the big zone publishes, ${xs.length} changes: p50 ${percentile(xs, 50).toFixed(1)} ms, p95 ${percentile(xs, 95).toFixed(1)} ms, max ${Math.max(...xs).toFixed(1)} ms`);
     }
