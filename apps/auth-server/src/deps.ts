@@ -1,6 +1,7 @@
 // The one object handed down from main.ts (or a test) to createApp and every service.
 // Nothing in src/ reads process.env or opens connections except main.ts.
 import type https from 'node:https';
+import type { LookupFunction } from 'node:net';
 import type { AuthConfig } from '@keyzone/config';
 import type { JwtService } from '@keyzone/tokens';
 import type { Logger } from 'pino';
@@ -21,6 +22,11 @@ export interface Deps {
   log: Logger;
   /** Tracing and metrics (TRACING_ENABLED / METRICS_ENABLED); undefined when both are off or in tests. */
   telemetry?: Telemetry;
-  /** Outgoing HTTPS where the server fetches documents an admin named (SAML metadata_url); default Node's agent. */
+  /**
+   * Tests: an agent whose `ca` the outbound guard trusts besides Node's (services/platform/outbound.ts), where the
+   * server fetches URLs an admin named (custom providers, SAML metadata_url).
+   */
   outboundHttpsAgent?: https.Agent;
+  /** Tests: name resolution for the outbound guard (a hosts file of their own); default dns.lookup. */
+  outboundLookup?: LookupFunction;
 }

@@ -3,6 +3,7 @@
 // when null. Secrets (encrypted_password, *_token columns) are never read here.
 import type { IdentityRow, UserRow } from './queries/columns';
 import type { FactorRow } from './queries/mfa';
+import type { CustomProviderRow } from './queries/custom-oauth-providers';
 
 export interface IdentityJson {
   identity_id: string;
@@ -141,5 +142,32 @@ export function serializeTokenResponse(input: {
     user: input.user,
   };
   if (input.weakPassword) out.weak_password = input.weakPassword;
+  return out;
+}
+
+/** A custom OAuth/OIDC provider as GoTrue answers it: never the client secret; per-type fields only when set. */
+export function serializeCustomProvider(row: CustomProviderRow): Record<string, unknown> {
+  const out: Record<string, unknown> = {
+    id: row.id,
+    provider_type: row.provider_type,
+    identifier: row.identifier,
+    name: row.name,
+    client_id: row.client_id,
+    acceptable_client_ids: row.acceptable_client_ids,
+    scopes: row.scopes,
+    pkce_enabled: row.pkce_enabled,
+    attribute_mapping: row.attribute_mapping,
+    custom_claims_allowlist: row.custom_claims_allowlist,
+    authorization_params: row.authorization_params,
+    enabled: row.enabled,
+    email_optional: row.email_optional,
+    skip_nonce_check: row.skip_nonce_check,
+  };
+  for (const field of ['issuer', 'discovery_url', 'authorization_url', 'token_url', 'userinfo_url', 'jwks_uri'] as const) {
+    if (row[field] !== null) out[field] = row[field];
+  }
+  if (row.cached_discovery) out.discovery_document = row.cached_discovery;
+  out.created_at = new Date(row.created_at).toISOString();
+  out.updated_at = new Date(row.updated_at).toISOString();
   return out;
 }

@@ -34,6 +34,11 @@ import { idTokenGrant } from './id-token-grant';
 import { authorize, callback, linkIdentity, unlink } from './oauth';
 import { adminDeleteFactor, adminListFactors, adminUpdateFactor, challenge, enroll, unenroll, verify as verifyFactorRoute } from './mfa';
 import { ProviderClient } from '../services/external/provider-client';
+import { CustomProviderRegistry } from '../services/external/custom-providers/registry';
+import { AddressPolicy, GuardedAgent } from '../services/platform/outbound';
+import {
+  createCustomProviderRoute, deleteCustomProviderRoute, getCustomProviderRoute, listCustomProvidersRoute, updateCustomProviderRoute,
+} from './admin-custom-providers';
 import { jwks } from './jwks';
 import {
   authorizeRoute, consentRoute, discovery, dynamicRegister, getAuthorizationRoute, introspectRoute, listGrantsRoute, oauthTokenRoute,
@@ -75,10 +80,15 @@ export function buildRouter(deps: Deps): Router {
   const mfaLimit = sharedRateLimit(deps, { name: 'mfa', ...mfaRate });
   const mfaUserLimit = sharedRateLimit(deps, { name: 'mfa-user', ...mfaRate }, (req) => userOf(req).user.id);
 
+  // URLs an admin typed (custom providers, SAML metadata_url) are reached only through the outbound guard.
+  const outbound = new GuardedAgent({
+    policy: new AddressPolicy(deps.config.outbound.allowedNetworks), ca: deps.outboundHttpsAgent?.options.ca, lookup: deps.outboundLookup,
+  });
+  const customProviders = new CustomProviderRegistry(deps, outbound);
   // One provider client per app: it caches the providers' discovery documents and keys.
-  const providers = new ProviderClient({ clock: deps.clock });
+  const providers = new ProviderClient({ clock: deps.clock, outbound, custom: customProviders });
   // SAML SSO: this service provider (its certificate is made once per app).
-  const serviceProvider = new ServiceProvider(deps.config.saml, deps.outboundHttpsAgent);
+  const serviceProvider = new ServiceProvider(deps.config.saml, outbound);
   const sso = { ...deps, serviceProvider, metadataRefresh: new MetadataRefresh({ ...deps, httpsAgent: serviceProvider.httpsAgent }) };
   const ssoLimit = sharedRateLimit(deps, { name: 'sso', limit: rateLimit.sso, windowSeconds: 300, burst: burstFor(rateLimit.sso) });
   const acsLimit = sharedRateLimit(deps, { name: 'saml-acs', limit: deps.config.saml.rateLimitAssertion, windowSeconds: 1 });
@@ -156,6 +166,12 @@ export function buildRouter(deps: Deps): Router {
   router.get('/admin/sso/providers/:idp_id', admin, getSsoProviderRoute(sso));
   router.put('/admin/sso/providers/:idp_id', admin, json, updateSsoProviderRoute(sso));
   router.delete('/admin/sso/providers/:idp_id', admin, deleteSsoProviderRoute(sso));
+  const custom = { ...deps, customProviders };
+  router.get('/admin/custom-providers', admin, listCustomProvidersRoute(custom));
+  router.post('/admin/custom-providers', admin, json, createCustomProviderRoute(custom));
+  router.get('/admin/custom-providers/:identifier', admin, getCustomProviderRoute(custom));
+  router.put('/admin/custom-providers/:identifier', admin, json, updateCustomProviderRoute(custom));
+  router.delete('/admin/custom-providers/:identifier', admin, deleteCustomProviderRoute(custom));
   // Keyzone as an OAuth 2.1 / OpenID Connect authorization server (routes/oauth-server*.ts): 404 feature_disabled
   // unless AUTH_OAUTH_SERVER_ENABLED. Dynamic registration gets RATE_LIMIT_OAUTH_DYNAMIC_CLIENT_REGISTER per hour;
   // the token, revocation and introspection endpoints the /token rate.

@@ -32,7 +32,11 @@ beforeAll(async () => {
   const agent = new https.Agent({ ca: tls.certPem });
   [server, off] = await Promise.all([
     startTestServer({
-      env: { SAML_ENABLED: 'true', SAML_PRIVATE_KEY: pemKey(), SAML_METADATA_REFRESH_PERIOD: '1h', API_EXTERNAL_URL: 'https://auth.example.com/auth/v1' },
+      // The metadata host is on loopback, which the outbound guard refuses unless allowed.
+      env: {
+        SAML_ENABLED: 'true', SAML_PRIVATE_KEY: pemKey(), SAML_METADATA_REFRESH_PERIOD: '1h', API_EXTERNAL_URL: 'https://auth.example.com/auth/v1',
+        OUTBOUND_ALLOWED_NETWORKS: '127.0.0.1/32',
+      },
       configure: (deps) => ({ ...deps, outboundHttpsAgent: agent }),
     }),
     startTestServer(),

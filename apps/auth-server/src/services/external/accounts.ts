@@ -48,6 +48,7 @@ export function identityData(profile: ExternalProfile): Record<string, unknown> 
   if (profile.name) Object.assign(data, { name: profile.name, full_name: profile.name });
   if (profile.avatarUrl) Object.assign(data, { avatar_url: profile.avatarUrl, picture: profile.avatarUrl });
   if (profile.userName) Object.assign(data, { user_name: profile.userName, preferred_username: profile.userName });
+  if (profile.customClaims) data.custom_claims = profile.customClaims;
   return data;
 }
 

@@ -38,8 +38,8 @@ const invalid = (description: string) => new OAuthError('invalid request', descr
 
 export async function signInWithIdToken(deps: Deps, providers: ProviderClient, input: IdTokenInput): Promise<TokenResponseJson> {
   if (!input.idToken) throw invalid('id_token required');
-  const { provider, claims, profile, emailOptional } = await verifiedProfile(deps, providers, input);
-  checkNonce(claims, input.nonce);
+  const { provider, claims, profile, emailOptional, skipNonceCheck } = await verifiedProfile(deps, providers, input);
+  checkNonce(claims, input.nonce, skipNonceCheck);
   if (input.accessToken && typeof claims.at_hash === 'string') {
     const digest = createHash('sha256').update(input.accessToken).digest();
     if (digest.subarray(0, digest.length / 2).toString('base64url') !== claims.at_hash) throw invalid('Invalid at_hash: the access token does not belong to the ID token');
@@ -73,9 +73,19 @@ async function verifiedProfile(
   deps: Deps,
   providers: ProviderClient,
   input: IdTokenInput,
-): Promise<{ provider: string; claims: Record<string, unknown>; profile: ExternalProfile; emailOptional: boolean }> {
+): Promise<{ provider: string; claims: Record<string, unknown>; profile: ExternalProfile; emailOptional: boolean; skipNonceCheck?: boolean }> {
   const tokens: ProviderTokens = { accessToken: input.accessToken ?? '', idToken: input.idToken, raw: {} };
   try {
+    if (input.provider?.trim().toLowerCase().startsWith('custom:')) {
+      const identifier = input.provider.trim().toLowerCase();
+      if (!providers.custom) throw new ApiError(400, ErrorCode.validation_failed, 'Custom OAuth providers are disabled');
+      const { def, config, row } = await providers.custom.resolve(identifier);
+      if (row.provider_type !== 'oidc') throw new ApiError(400, ErrorCode.validation_failed, `Provider "${identifier}" is not an OIDC provider`);
+      // Audience: the provider's client_id or one of its acceptable_client_ids; issuer and keys: its discovery document.
+      const claims = await providers.verifyIdToken(def, config, input.idToken);
+      const profile = await def.profile(verifiedContext(claims, config), tokens);
+      return { provider: identifier, claims, profile, emailOptional: row.email_optional, skipNonceCheck: row.skip_nonce_check };
+    }
     if (input.provider) {
       const name = input.provider.trim().toLowerCase();
       if (!(ID_TOKEN_PROVIDERS as readonly string[]).includes(name)) throw invalid(`Provider ${input.provider} does not support ID token sign-in`);
@@ -119,9 +129,11 @@ function verifiedContext(claims: Record<string, unknown>, config: ProfileContext
 }
 
 /** GoTrue's rule: the app's nonce and the token's nonce come together or not at all; the token holds SHA-256 hex. */
-function checkNonce(claims: Record<string, unknown>, nonce: string | undefined): void {
+function checkNonce(claims: Record<string, unknown>, nonce: string | undefined, skipWhenAbsent = false): void {
   const inToken = typeof claims.nonce === 'string' && claims.nonce !== '' ? claims.nonce : undefined;
   if (!inToken && !nonce) return;
+  // skip_nonce_check (a custom provider's setting, for native SDKs that cannot pass one): only an absent nonce is let through.
+  if (skipWhenAbsent && !nonce) return;
   if (!inToken || !nonce) throw invalid('Passed nonce and nonce in id_token should either both exist or not.');
   const hashed = createHash('sha256').update(nonce).digest('hex');
   if (hashed !== inToken) throw invalid('Nonces mismatch');

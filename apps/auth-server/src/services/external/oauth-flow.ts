@@ -6,7 +6,7 @@ import { PROVIDER_NAMES, type ProviderConfig, type ProviderName } from '@keyzone
 import type { Deps } from '../../deps';
 import { ApiError, ErrorCode } from '../../errors';
 import { PROVIDERS } from './providers';
-import type { ProviderClient } from './provider-client';
+import { clientIds, type ProviderClient } from './provider-client';
 import { ProviderError, type ProviderDefinition } from './provider-types';
 import { completeOAuthFlowState, consumeOAuthFlowState, findOAuthFlowStateForUpdate, insertOAuthFlowState } from '../../queries/flow-state';
 import { findIdentitiesByUserId } from '../../queries/identities';
@@ -30,8 +30,15 @@ const RESERVED = new Set([
 ]);
 
 
-/** An enabled provider by its (case-insensitive) name, else 400 "Unsupported provider". */
-export function enabledProvider(deps: Pick<Deps, 'config'>, name: string): { def: ProviderDefinition; config: ProviderConfig } {
+/**
+ * An enabled provider by its (case-insensitive) name, else 400 "Unsupported provider"; `custom:<name>` is one an
+ * admin added (custom-providers/registry.ts).
+ */
+export async function enabledProvider(deps: Pick<Deps, 'config'>, providers: ProviderClient, name: string): Promise<{ def: ProviderDefinition; config: ProviderConfig }> {
+  if (name.trim().toLowerCase().startsWith('custom:')) {
+    if (!providers.custom) throw new ApiError(400, ErrorCode.validation_failed, 'Custom OAuth providers are disabled');
+    return providers.custom.resolve(name.trim().toLowerCase());
+  }
   const key = name.trim().toLowerCase() as ProviderName;
   const config = (PROVIDER_NAMES as readonly string[]).includes(key) ? deps.config.external.providers[key] : undefined;
   if (!config?.enabled) throw new ApiError(400, ErrorCode.validation_failed, `Unsupported provider: Provider ${name} could not be found`);
@@ -69,7 +76,7 @@ const sha256 = (value: string) => createHash('sha256').update(value).digest('hex
  * value of the flow's cookie (flowCookieName) the browser must bring back to /callback.
  */
 export async function startAuthorization(deps: FlowDeps, providers: ProviderClient, input: AuthorizeInput): Promise<{ url: string; state: string; binding?: string }> {
-  const { def, config } = enabledProvider(deps, input.provider);
+  const { def, config } = await enabledProvider(deps, providers, input.provider);
   let authorizeUrl: URL;
   try {
     authorizeUrl = new URL((await providers.endpoints(def, config)).authorize);
@@ -89,7 +96,7 @@ export async function startAuthorization(deps: FlowDeps, providers: ProviderClie
     if (!RESERVED.has(name)) params.set(name === 'workos_provider' ? 'provider' : name, value);
   }
   const scopes = [...new Set([...def.scopes, ...(input.scopes ?? '').split(/[\s,]+/).filter(Boolean)])];
-  params.set('client_id', (config.clientId ?? '').split(',')[0]!.trim());
+  params.set('client_id', clientIds(config, def)[0] ?? '');
   params.set('redirect_uri', config.redirectUri ?? '');
   params.set('response_type', 'code');
   if (scopes.length > 0) params.set('scope', scopes.join(def.scopeSeparator ?? ' '));
@@ -146,7 +153,7 @@ export async function completeAuthorization(
     }
     if (!params.code) throw new ApiError(400, ErrorCode.bad_oauth_callback, 'OAuth callback with missing authorization code');
 
-    const { def, config } = enabledProvider(deps, flow.provider_type);
+    const { def, config } = await enabledProvider(deps, providers, flow.provider_type);
     let profile;
     let tokens;
     try {

@@ -1,31 +1,41 @@
 // Talking to providers: endpoints (declared, or discovered for OpenID Connect), the code exchange, profile
 // reads and ID-token checks, all over fetch with a timeout. One client per app: it caches discovery
-// documents for an hour and each issuer's keys (jose refetches them when an unknown kid appears).
+// documents for an hour and each issuer's keys (jose refetches them when an unknown kid appears). A custom provider
+// (`guarded`) brings its stored discovery document, and its requests go through the outbound guard.
 import { createRemoteJWKSet, jwtVerify, type JWTVerifyGetKey } from 'jose';
 import type { ProviderConfig } from '@keyzone/config';
 import type { Clock } from '../../clock';
-import { obj, ProviderError, str, type Endpoints, type ExternalProfile, type ProviderDefinition, type ProviderTokens } from './provider-types';
+import { outboundRequest, type GuardedAgent } from '../platform/outbound';
+import type { CustomProviderRegistry } from './custom-providers/registry';
+import { obj, ProviderError, str, type Discovery, type Endpoints, type ExternalProfile, type ProviderDefinition, type ProviderTokens } from './provider-types';
 
 const DISCOVERY_TTL_MS = 3600_000;
 
-interface Discovery {
-  issuer: string;
-  authorize: string;
-  token: string;
-  userinfo: string | undefined;
-  jwksUri: string;
+/**
+ * EXTERNAL_<X>_CLIENT_ID may list several ids (web, iOS, Android): the first signs in on the web. A custom provider
+ * declares its own (client_id, then acceptable_client_ids).
+ */
+export function clientIds(config: ProviderConfig, def?: Pick<ProviderDefinition, 'clientIds'>): string[] {
+  if (def?.clientIds) return def.clientIds;
+  return (config.clientId ?? '').split(',').map((id) => id.trim()).filter(Boolean);
 }
 
-/** EXTERNAL_<X>_CLIENT_ID may list several ids (web, iOS, Android): the first signs in on the web. */
-export function clientIds(config: ProviderConfig): string[] {
-  return (config.clientId ?? '').split(',').map((id) => id.trim()).filter(Boolean);
+interface HttpInit {
+  method: string;
+  headers: Record<string, string>;
+  body?: string;
 }
 
 export class ProviderClient {
   private readonly discoveries = new Map<string, { at: number; value: Promise<Discovery> }>();
   private readonly keySets = new Map<string, JWTVerifyGetKey>();
 
-  constructor(private readonly options: { timeoutMs?: number; clock: Clock }) {}
+  constructor(private readonly options: { timeoutMs?: number; clock: Clock; outbound?: GuardedAgent; custom?: CustomProviderRegistry }) {}
+
+  /** The admin-managed providers (custom:<name>), when the app has them. */
+  get custom(): CustomProviderRegistry | undefined {
+    return this.options.custom;
+  }
 
   baseOf(def: ProviderDefinition, config: ProviderConfig): string {
     const base = config.url ?? def.defaultUrl;
@@ -35,6 +45,7 @@ export class ProviderClient {
 
   async endpoints(def: ProviderDefinition, config: ProviderConfig): Promise<Endpoints & { userinfo?: string }> {
     const base = this.baseOf(def, config);
+    if (def.discovered) return { authorize: def.discovered.authorize, token: def.discovered.token, userinfo: def.discovered.userinfo };
     if (def.oidc) {
       const found = await this.discover(base);
       return { authorize: found.authorize, token: found.token, userinfo: found.userinfo };
@@ -45,7 +56,7 @@ export class ProviderClient {
 
   async exchangeCode(def: ProviderDefinition, config: ProviderConfig, input: { code: string; codeVerifier?: string }): Promise<ProviderTokens> {
     const { token } = await this.endpoints(def, config);
-    const clientId = clientIds(config)[0] ?? '';
+    const clientId = clientIds(config, def)[0] ?? '';
     const fields: Record<string, string> = { grant_type: 'authorization_code', code: input.code, redirect_uri: config.redirectUri ?? '' };
     if (input.codeVerifier) fields.code_verifier = input.codeVerifier;
     const headers: Record<string, string> = { accept: 'application/json' };
@@ -57,7 +68,7 @@ export class ProviderClient {
     }
     const json = auth === 'basic-json';
     headers['content-type'] = json ? 'application/json' : 'application/x-www-form-urlencoded';
-    const answer = obj(await this.request(token, { method: 'POST', headers, body: json ? JSON.stringify(fields) : new URLSearchParams(fields).toString() }));
+    const answer = obj(await this.request(def, token, { method: 'POST', headers, body: json ? JSON.stringify(fields) : new URLSearchParams(fields).toString() }));
     const accessToken = str(answer.access_token);
     if (!accessToken) {
       const reason = str(answer.error_description) ?? str(answer.error) ?? 'no access_token in the answer';
@@ -78,7 +89,7 @@ export class ProviderClient {
         getJson: (url, init = {}) => {
           const headers: Record<string, string> = { accept: 'application/json', ...init.headers };
           if (init.bearer !== false) headers.authorization = `Bearer ${init.bearer ?? tokens.accessToken}`;
-          return this.request(url, { method: 'GET', headers });
+          return this.request(def, url, { method: 'GET', headers });
         },
         verifyIdToken: (idToken) => this.verifyIdToken(def, config, idToken),
       },
@@ -88,8 +99,8 @@ export class ProviderClient {
 
   /** Signature by the issuer's published keys, audience one of the client ids, issuer and expiry. */
   async verifyIdToken(def: ProviderDefinition, config: ProviderConfig, idToken: string): Promise<Record<string, unknown>> {
-    const discovery = await this.discover(this.baseOf(def, config));
-    return this.verifyWithIssuer(discovery, idToken, clientIds(config));
+    const discovery = def.discovered ?? (await this.discover(this.baseOf(def, config)));
+    return this.verifyWithIssuer(discovery, idToken, clientIds(config, def), def.guarded === true);
   }
 
   /** For ALLOWED_ID_TOKEN_ISSUERS: the issuer's own discovery document names its keys. */
@@ -97,11 +108,14 @@ export class ProviderClient {
     return this.verifyWithIssuer(await this.discover(issuer.replace(/\/+$/, '')), idToken, audience);
   }
 
-  private async verifyWithIssuer(discovery: Discovery, idToken: string, audience: string[]): Promise<Record<string, unknown>> {
-    let keys = this.keySets.get(discovery.jwksUri);
+  private async verifyWithIssuer(discovery: Discovery, idToken: string, audience: string[], guarded = false): Promise<Record<string, unknown>> {
+    const cacheKey = `${guarded ? 'guarded' : 'open'} ${discovery.jwksUri}`;
+    let keys = this.keySets.get(cacheKey);
     if (!keys) {
-      keys = createRemoteJWKSet(new URL(discovery.jwksUri), { timeoutDuration: this.options.timeoutMs ?? 10_000 });
-      this.keySets.set(discovery.jwksUri, keys);
+      if (guarded && !this.options.outbound) throw new ProviderError('no outbound guard configured');
+      // jose fetches the keys through the given agent: for a custom provider, the guard's (it follows no redirect).
+      keys = createRemoteJWKSet(new URL(discovery.jwksUri), { timeoutDuration: this.options.timeoutMs ?? 10_000, agent: guarded ? this.options.outbound : undefined });
+      this.keySets.set(cacheKey, keys);
     }
     let payload: Record<string, unknown>;
     try {
@@ -124,7 +138,7 @@ export class ProviderClient {
     const cached = this.discoveries.get(base);
     if (cached && now - cached.at < DISCOVERY_TTL_MS) return cached.value;
     const value = (async () => {
-      const doc = obj(await this.request(`${base}/.well-known/openid-configuration`, { method: 'GET', headers: { accept: 'application/json' } }));
+      const doc = obj(await this.request(undefined, `${base}/.well-known/openid-configuration`, { method: 'GET', headers: { accept: 'application/json' } }));
       const issuer = str(doc.issuer);
       const authorize = str(doc.authorization_endpoint);
       const token = str(doc.token_endpoint);
@@ -137,16 +151,28 @@ export class ProviderClient {
     return value;
   }
 
-  private async request(url: string, init: { method: string; headers: Record<string, string>; body?: string }): Promise<unknown> {
-    let response: Response;
+  private async send(def: ProviderDefinition | undefined, url: string, init: HttpInit): Promise<{ status: number; contentType: string; text: string }> {
+    const timeoutMs = this.options.timeoutMs ?? 10_000;
     try {
-      response = await fetch(url, { ...init, redirect: 'error', signal: AbortSignal.timeout(this.options.timeoutMs ?? 10_000) });
+      if (def?.guarded) {
+        if (!this.options.outbound) throw new Error('no outbound guard configured');
+        const answer = await outboundRequest(this.options.outbound, url, { ...init, method: init.method as 'GET' | 'POST', timeoutMs, maxRedirects: 0 });
+        const type = answer.headers['content-type'];
+        return { status: answer.status, contentType: (Array.isArray(type) ? type[0] : type) ?? '', text: answer.body };
+      }
+      const response = await fetch(url, { ...init, redirect: 'error', signal: AbortSignal.timeout(timeoutMs) });
+      return { status: response.status, contentType: response.headers.get('content-type') ?? '', text: await response.text() };
     } catch (err) {
       throw new ProviderError(`${new URL(url).host} did not answer: ${(err as Error).message}`);
     }
-    const text = await response.text();
+  }
+
+  private async request(def: ProviderDefinition | undefined, url: string, init: HttpInit): Promise<unknown> {
+    const response = await this.send(def, url, init);
+    const text = response.text;
+    const ok = response.status >= 200 && response.status < 300;
     let body: unknown;
-    if (/^application\/x-www-form-urlencoded/.test(response.headers.get('content-type') ?? '')) {
+    if (/^application\/x-www-form-urlencoded/.test(response.contentType)) {
       body = Object.fromEntries(new URLSearchParams(text));
     } else {
       try {
@@ -155,7 +181,7 @@ export class ProviderClient {
         throw new ProviderError(`${new URL(url).host} answered ${response.status} with something that is not JSON`);
       }
     }
-    if (!response.ok) {
+    if (!ok) {
       const b = obj(body);
       const reason = str(b.error_description) ?? str(b.error) ?? str(b.message) ?? `HTTP ${response.status}`;
       throw new ProviderError(`${new URL(url).host} answered ${response.status}: ${reason}`);

@@ -21,6 +21,8 @@ export interface ExternalProfile {
   userName?: string;
   /** The issuer, for OpenID Connect providers. */
   issuer?: string;
+  /** Claims a custom provider's custom_claims_allowlist copies verbatim (identity_data.custom_claims). */
+  customClaims?: Record<string, unknown>;
 }
 
 export interface Endpoints {
@@ -41,8 +43,18 @@ export interface ProfileContext {
   userinfoEndpoint?: string;
 }
 
+/** An OpenID Connect provider's endpoints and keys, from its discovery document. */
+export interface Discovery {
+  issuer: string;
+  authorize: string;
+  token: string;
+  userinfo: string | undefined;
+  jwksUri: string;
+}
+
 export interface ProviderDefinition {
-  name: ProviderName;
+  /** A built-in provider's name, or a custom provider's identifier (custom:<name>). */
+  name: ProviderName | `custom:${string}`;
   /** The public base URL; undefined when the operator must set EXTERNAL_<X>_URL (keycloak). */
   defaultUrl: string | undefined;
   /** OpenID Connect: endpoints and keys come from <base>/.well-known/openid-configuration. */
@@ -61,6 +73,12 @@ export interface ProviderDefinition {
   /** The provider may have no email for a user (the account is then made without one). */
   emailOptional?: boolean;
   profile(ctx: ProfileContext, tokens: ProviderTokens): Promise<ExternalProfile>;
+  /** A custom provider's stored discovery document: used instead of fetching <base>/.well-known/openid-configuration. */
+  discovered?: Discovery;
+  /** A custom provider's client ids (the first signs in, all are accepted as ID-token audiences); default EXTERNAL_<X>_CLIENT_ID. */
+  clientIds?: string[];
+  /** Its URLs were typed by an admin: every request to them goes through the outbound guard (services/platform/outbound.ts). */
+  guarded?: boolean;
 }
 
 /** Thrown when a provider answers with an error or something unusable; its message is shown to the user. */

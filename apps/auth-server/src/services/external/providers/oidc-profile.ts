@@ -18,7 +18,11 @@ export async function oidcProfile(
   return profileOf(claims, provider, isVerified);
 }
 
-function profileOf(claims: Record<string, unknown>, provider: string, isVerified: (c: Record<string, unknown>) => boolean): ExternalProfile {
+export function profileOf(
+  claims: Record<string, unknown>,
+  provider: string,
+  isVerified: (c: Record<string, unknown>) => boolean = (c) => c.email_verified === true || c.email_verified === 'true',
+): ExternalProfile {
   const email = str(claims.email);
   return {
     providerId: requireId(claims.sub, provider),
