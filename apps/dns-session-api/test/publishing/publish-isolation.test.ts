@@ -184,3 +184,24 @@ it('a zone BIND refuses to load is named by the status route, and clears once BI
   const serial = String((await alice.get(`/zone/${zone.id}`)).body.zone.serial);
   expect((await dig(bind.dnsPort, 'refused.example.', 'SOA'))[0]).toContain(` ${serial} `);
 }, 120_000);
+
+it('a zone claimed by an instance that died is published once its lease runs out, and not before', async () => {
+  const zone = await zoneWith('orphaned.example.', onBind);
+  const { db } = server.deps;
+  const publisher = server.deps.publisher!;
+  const jobs = () => db.selectFrom('dns.publish_jobs').select(['id', 'lease_until']).where('zone_id', '=', zone.id).execute();
+  // While this instance's publisher is stopped, a change is queued, and another instance claims it and dies: its
+  // lease (a minute from now) still holds the zone.
+  await publisher.stop();
+  await addRecord(alice, zone.id, { owner: 'www', type: 'A', ttl: 300, address: '192.0.2.70' });
+  const [job] = await jobs();
+  await db.updateTable('dns.publish_jobs').set({ lease_until: new Date(server.clock.now().getTime() + 60_000) }).where('id', '=', job!.id).execute();
+  publisher.start();
+  await publisher.idle();
+  expect(await dig(bind.dnsPort, 'www.orphaned.example.', 'A')).toEqual([]);
+  expect(await jobs()).toHaveLength(1);
+
+  server.clock.advance(61);
+  await served(bind.dnsPort, 'www.orphaned.example.', 'A', ['192.0.2.70']);
+  await eventually('the job to be done', async () => (await jobs()).length === 0);
+}, 120_000);
