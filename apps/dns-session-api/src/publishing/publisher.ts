@@ -97,12 +97,6 @@ export class Publisher {
     }
   }
 
-  /** One claim of due keys into this instance's free slots (tests call it through kick()). */
-  async runOnce(): Promise<void> {
-    this.kick();
-    await this.idle();
-  }
-
   private leaseMs(): number {
     return Math.max(60_000, 3 * this.deps.config.publish.timeoutSeconds * 1000);
   }
