@@ -6,7 +6,8 @@ import { Buffer } from 'node:buffer';
 import process from 'node:process';
 import { OAuth2Server } from 'oauth2-mock-server';
 
-const server = new OAuth2Server();
+// With a key and a certificate file as arguments it serves HTTPS.
+const server = new OAuth2Server(process.argv[2], process.argv[3]);
 await server.issuer.keys.generate('RS256');
 const claimsByCode = new Map();
 

@@ -10,8 +10,10 @@ export interface OidcProvider {
   close(): Promise<void>;
 }
 
-export async function startOidcProvider(): Promise<OidcProvider> {
-  const child: ChildProcess = spawn(process.execPath, [path.join(__dirname, 'oidc-provider-process.mjs')], { stdio: ['ignore', 'pipe', 'inherit'] });
+/** `tls`: serve HTTPS with this key and certificate (files); its issuer is then https://localhost:<port>. */
+export async function startOidcProvider(options: { tls?: { keyPath: string; certPath: string } } = {}): Promise<OidcProvider> {
+  const args = options.tls ? [options.tls.keyPath, options.tls.certPath] : [];
+  const child: ChildProcess = spawn(process.execPath, [path.join(__dirname, 'oidc-provider-process.mjs'), ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
   const url = await new Promise<string>((resolve, reject) => {
     const lines = createInterface({ input: child.stdout! });
     lines.once('line', (line) => resolve((JSON.parse(line) as { url: string }).url));

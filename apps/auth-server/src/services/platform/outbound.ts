@@ -39,7 +39,8 @@ function embeddedIpv4(bytes: number[]): string | undefined {
   const tail = bytes.slice(12).join('.');
   const zeros = (from: number, to: number) => bytes.slice(from, to).every((b) => b === 0);
   if (zeros(0, 10) && bytes[10] === 0xff && bytes[11] === 0xff) return tail;
-  if (zeros(0, 12) && !zeros(12, 16)) return tail;
+  // ::a.b.c.d (deprecated "IPv4-compatible"); not ::1 or ::, whose first byte of the tail is 0.
+  if (zeros(0, 12) && bytes[12] !== 0) return tail;
   if (bytes[0] === 0 && bytes[1] === 0x64 && bytes[2] === 0xff && bytes[3] === 0x9b && zeros(4, 12)) return tail;
   return undefined;
 }
@@ -91,14 +92,16 @@ export class AddressPolicy {
       if (v4 !== undefined) return this.refusal(v4);
       if (this.allowed.check(address, 'ipv6')) return undefined;
       const hit = REFUSED_V6.find(([net, prefix]) => subnet(net, prefix, 'ipv6').check(address, 'ipv6'));
-      return hit ? `${address} is a ${hit[2]} address` : undefined;
+      return hit ? `${address} is ${article(hit[2])} address` : undefined;
     }
     if (this.allowed.check(address, 'ipv4')) return undefined;
     if (address === '255.255.255.255') return `${address} is a broadcast address`;
     const hit = REFUSED_V4.find(([net, prefix]) => subnet(net, prefix, 'ipv4').check(address, 'ipv4'));
-    return hit ? `${address} is a ${hit[2]} address` : undefined;
+    return hit ? `${address} is ${article(hit[2])} address` : undefined;
   }
 }
+
+const article = (kind: string) => (/^[aeiou]/.test(kind) ? `an ${kind}` : `a ${kind}`);
 
 const subnets = new Map<string, BlockList>();
 function subnet(net: string, prefix: number, family: 'ipv4' | 'ipv6'): BlockList {
