@@ -22,7 +22,16 @@ export interface RequestLoggingOptions {
   generateId?: () => string;
   /** The client's address as the app resolved it (behind trusted proxies); default req.ip, the socket's. */
   clientAddress?: (req: Request) => string | undefined;
+  /**
+   * Paths (exact, without the query string) whose successful requests are logged at debug, not info: a
+   * container's health check every 10 s would otherwise write an info line each time. A failed one (status 400 or
+   * more, or aborted) stays at info. Default ['/health']; [] logs every request at info.
+   */
+  quietPaths?: readonly string[];
 }
+
+/** The paths whose successful requests requestLogging logs at debug unless told otherwise. */
+export const DEFAULT_QUIET_PATHS: readonly string[] = ['/health'];
 
 /** The message of the one line per request (log shippers filter on it). */
 export const REQUEST_COMPLETED = 'request completed';
@@ -39,6 +48,7 @@ const MAX_PATH_LENGTH = 2000;
 export function requestLogging(options: RequestLoggingOptions): RequestHandler {
   const header = options.requestIdHeader?.trim().toLowerCase() || undefined;
   const generateId = options.generateId ?? randomUUID;
+  const quietPaths = new Set(options.quietPaths ?? DEFAULT_QUIET_PATHS);
 
   return function requestLoggingMiddleware(req: Request, res: Response, next: NextFunction): void {
     const started = performance.now();
@@ -66,7 +76,8 @@ export function requestLogging(options: RequestLoggingOptions): RequestHandler {
         ip: options.clientAddress?.(req) ?? req.ip,
       };
       if (!res.writableFinished) line.aborted = true;
-      options.logger.info(line, REQUEST_COMPLETED);
+      if (quietPaths.has(path) && res.statusCode < 400 && !line.aborted) options.logger.debug(line, REQUEST_COMPLETED);
+      else options.logger.info(line, REQUEST_COMPLETED);
     };
     res.on('close', done);
     next();

@@ -77,7 +77,7 @@ describe('requestLogging', () => {
       expect(lines[1]).toMatchObject({ method: 'PUT', route: '/admin/users/:user_id', path: '/admin/users/7', status: 422 });
       expect(lines[2]).toMatchObject({ route: '/auth/v1/files/*rest', path: '/auth/v1/files/a/b.txt', status: 200 });
       expect(lines[3]).toMatchObject({ route: 'unmatched', path: '/nowhere/at/all', status: 404 });
-      expect(lines[4]).toMatchObject({ method: 'HEAD', route: '/health', status: 200 });
+      expect(lines[4]).toMatchObject({ level: 'debug', method: 'HEAD', route: '/health', status: 200 });
       for (const line of lines) expect(Object.keys(line).sort()).toEqual(['durationMs', 'hostname', 'ip', 'level', 'method', 'msg', 'name', 'path', 'pid', 'reqId', 'route', 'status', 'time']);
 
       // Lines logged by handlers through req.log carry the same reqId.
@@ -166,6 +166,51 @@ describe('requestLogging', () => {
       expect(lines[0]).toMatchObject({ route: '/auth/v1/slow', aborted: true });
       expect(lines[1]).toMatchObject({ route: '/health' });
       expect(lines[1]).not.toHaveProperty('aborted');
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('requestLogging: health checks', () => {
+  /** An app whose /health answers `healthStatus`, logged at info (the services' default level). */
+  function healthApp(quietPaths?: string[]) {
+    const stream = captureStream();
+    const logger = createLogger({ name: 'test', level: 'info', destination: stream });
+    const app = express();
+    let healthStatus = 200;
+    app.use(requestLogging({ logger, ...(quietPaths ? { quietPaths } : {}) }));
+    app.get('/health', (_req, res) => res.status(healthStatus).json({ ok: healthStatus === 200 }));
+    app.get('/user', (_req, res) => res.json({}));
+    const completed = (): Line[] => stream.records().filter((r) => r.msg === 'request completed');
+    return { app, completed, setHealth: (status: number) => (healthStatus = status) };
+  }
+
+  it('logs a passing /health at debug (not written at info) and a failing one at info', async () => {
+    const t = healthApp();
+    const server = await listen(t.app);
+    try {
+      for (let i = 0; i < 3; i += 1) expect((await fetch(`${server.base}/health?probe=${i}`)).status).toBe(200);
+      t.setHealth(503);
+      expect((await fetch(`${server.base}/health`)).status).toBe(503);
+      expect((await fetch(`${server.base}/user`)).status).toBe(200);
+      await waitFor(() => t.completed().length >= 2);
+      expect(t.completed()).toEqual([
+        expect.objectContaining({ level: 'info', route: '/health', status: 503 }),
+        expect.objectContaining({ level: 'info', route: '/user', status: 200 }),
+      ]);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('logs every request at info with quietPaths: []', async () => {
+    const t = healthApp([]);
+    const server = await listen(t.app);
+    try {
+      expect((await fetch(`${server.base}/health`)).status).toBe(200);
+      await waitFor(() => t.completed().length >= 1);
+      expect(t.completed()).toEqual([expect.objectContaining({ level: 'info', route: '/health', status: 200 })]);
     } finally {
       await server.close();
     }
