@@ -17,6 +17,14 @@ import { TestClock } from './test-clock';
 
 export const TEST_JWT_SECRET = 'test-secret-at-least-32-characters-long!!';
 
+/**
+ * Idle keep-alive connections stay open for the whole test (issue 39). With Node's default of 5 s the server closes
+ * an idle connection while the test's fetch (undici) may be sending its next request on it: on a loaded machine
+ * undici's own expiry check runs late, the request meets the server's FIN, and the test fails with "fetch failed:
+ * read ECONNRESET" (seen in saml-admin.test.ts under `pnpm test`). close() still ends every connection at once.
+ */
+const TEST_KEEP_ALIVE_MS = 10 * 60 * 1000;
+
 export interface TestServer {
   url: string;
   deps: Deps;
@@ -86,6 +94,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(options.port ?? 0, '127.0.0.1', () => resolve(s));
   });
+  server.keepAliveTimeout = TEST_KEEP_ALIVE_MS;
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
@@ -106,6 +115,7 @@ export async function secondInstance(of: TestServer): Promise<{ url: string; clo
   const second: Server = await new Promise((resolve) => {
     const s = createApp({ ...of.deps, db: db2 }).listen(0, '127.0.0.1', () => resolve(s));
   });
+  second.keepAliveTimeout = TEST_KEEP_ALIVE_MS;
   return {
     url: `http://127.0.0.1:${(second.address() as AddressInfo).port}`,
     async close() {
