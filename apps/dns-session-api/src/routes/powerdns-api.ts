@@ -8,6 +8,7 @@ import { ApiError } from '../errors';
 import { clientAddressOf } from '../http/client-address';
 import { waitForZonePublished } from '../publishing/queue';
 import { authenticateApiToken, type TokenCaller } from '../services/access/api-tokens';
+import { assertPermitted, type PermissionFlag } from '../services/directory/permission-objects';
 import { patchRrsets, PowerDnsApiError, tokenRrsets, tokenZone, tokenZones, type RrsetChange } from '../services/zones/rrsets';
 
 const SERVER_ID = 'localhost';
@@ -80,6 +81,8 @@ export function powerDnsApiRouter(deps: Deps): Router {
       throw new PowerDnsApiError(422, 'Each RRset must be an object with name, type, changetype and records[]');
     }
     const zoneName = nameOfZoneId(String(req.params.zone_id));
+    // The owner's permission object limits a token as it limits the owner's session (issue 38.4).
+    await assertPermitted(deps.db, tc.caller, rrsetFlags(body.rrsets as RrsetChange[]));
     const { zoneId, changed } = await patchRrsets(deps, tc, zoneName, body.rrsets as RrsetChange[]);
     if (changed && deps.publisher) {
       deps.publisher.kick();
@@ -118,4 +121,15 @@ export function powerDnsApiRouter(deps: Deps): Router {
     }
   });
   return router;
+}
+
+/** The record flags a PATCH needs: REPLACE may create and change records, DELETE (or REPLACE with none) removes them. */
+function rrsetFlags(changes: readonly RrsetChange[]): PermissionFlag[] {
+  const flags = new Set<PermissionFlag>();
+  for (const change of changes) {
+    const removes = change.changetype === 'DELETE' || (change.records ?? []).length === 0;
+    if (removes) flags.add('zonerecord_delete');
+    if (change.changetype !== 'DELETE') flags.add('zonerecord_create').add('zonerecord_write');
+  }
+  return [...flags];
 }

@@ -15,7 +15,7 @@ let rival: CookieClient; // another tenant's admin
 let top: { userId: number; groupId: number };
 let team: { userId: number; groupId: number };
 let ullaId: number;
-const ns: Record<string, Json> = {};
+let ns: { top1: Json; top2: Json; team: Json };
 
 beforeAll(async () => {
   t = await startTestServer();
@@ -29,9 +29,11 @@ beforeAll(async () => {
     gid: team.groupId, username: 'ulla', email: 'ulla@example.com', password: PASSWORD, first_name: 'Ulla', last_name: 'User',
   }), 201).body.user.id;
   ulla = await t.login('ulla@team.perm.example', PASSWORD);
-  ns.top1 = await newNameserver(ada, { name: 'ns1.perm.net.' });
-  ns.top2 = await newNameserver(ada, { name: 'ns2.perm.net.' });
-  ns.team = await newNameserver(tom, { name: 'ns.team.perm.net.' });
+  ns = {
+    top1: await newNameserver(ada, { name: 'ns1.perm.net.' }),
+    top2: await newNameserver(ada, { name: 'ns2.perm.net.' }),
+    team: await newNameserver(tom, { name: 'ns.team.perm.net.' }),
+  };
 });
 afterAll(async () => t?.close());
 
@@ -122,6 +124,15 @@ describe('a group\'s permission object', () => {
     const zone = expectStatus(await zoneWith(ulla, [ns.team.id]), 201).body.zone;
     expect((await ulla.post('/zone_record', { zid: zone.id, owner: 'www', type: 'A', address: '192.0.2.1' })).status).toBe(403);
     expect((await ulla.put(`/user/${ullaId}`, { first_name: 'Ulrike' })).status).toBe(403); // self_write false
+    // her API token is held to the same object in the PowerDNS-compatible API
+    const key = expectStatus(await ulla.post(`/user/${ullaId}/tokens`, { name: 'acme' }), 201).body.api_token.token as string;
+    const patch = (records: unknown[]) => fetch(`${t.url}/api/v1/servers/localhost/zones/${zone.zone as string}`, {
+      method: 'PATCH', headers: { 'x-api-key': key, 'content-type': 'application/json' },
+      body: JSON.stringify({ rrsets: [{ name: `_acme-challenge.${zone.zone as string}`, type: 'TXT', ttl: 60, changetype: 'REPLACE', records }] }),
+    });
+    const refusedPatch = await patch([{ content: '"token"', disabled: false }]);
+    expect(refusedPatch.status).toBe(403);
+    expect(((await refusedPatch.json()) as { error: string }).error).toMatch(/^You may not create zone records: your own permissions/);
     expect((await ulla.put(`/user/${ullaId}`, { inherit_group_permissions: true })).status).toBe(403);
     expect((await tom.post('/permission', { user: { id: team.userId }, zone: { create: true } })).status).toBe(403); // his own
     // the group's object applies again once an administrator (who may change users) says so
@@ -129,6 +140,7 @@ describe('a group\'s permission object', () => {
     expectStatus(await ada.put(`/user/${ullaId}`, { inherit_group_permissions: true }), 200);
     expect((await ulla.get(`/permission/${own.id}`)).body.permission.inherit).toBe(true);
     expectStatus(await ulla.post('/zone_record', { zid: zone.id, owner: 'www', type: 'A', address: '192.0.2.1' }), 201);
+    expect((await patch([{ content: '"token"', disabled: false }])).status).toBe(204);
     // GET /permission lists a group's objects and its users'
     const listed = expectStatus(await tom.get(`/permission?gid=${team.groupId}`), 200).body;
     expect(listed.meta.msg).toBe('here are the permissions');
