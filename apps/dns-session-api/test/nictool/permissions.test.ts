@@ -74,6 +74,12 @@ describe('a group\'s permission object', () => {
     expect(refused.status).toBe(403);
     expect(refused.body.message).toBe(`Group ${team.groupId} may not use nameserver ns2.perm.net. (${ns.top2.id}): it is not in the group's usable_ns`);
     expect((await tom.put(`/zone/${zone.id}`, { nameservers: [ns.top2.id] })).status).toBe(403);
+    // a zone file's apex NS records give the zone only the nameservers usable_ns lets it use
+    const name = uniqueZone('imported');
+    const zonefile = `$TTL 300\n@ IN SOA ns1.perm.net. hostmaster.perm.net. 1 7200 3600 1209600 300\n` +
+      `@ IN NS ns1.perm.net.\n@ IN NS ns2.perm.net.\nwww IN A 192.0.2.80\n`;
+    const imported = expectStatus(await tom.post('/zone/import', { zone: name, zonefile }), 201).body.zone;
+    expect(imported.nameservers).toEqual([ns.top1.id]);
     // an administrator above, creating in the team, is held to the team's usable_ns too
     expect((await ada.post('/zone', { zone: uniqueZone('p'), gid: team.groupId, nameservers: [ns.top2.id] })).status).toBe(403);
     // the flags

@@ -67,18 +67,28 @@ export async function assertPermitted(db: Db, caller: Caller, flags: readonly Pe
  * from the zone's up to (not including) the nameserver's, where one is set (issue 38.4). The caller's own reach
  * was checked before (the tree rule).
  */
-export async function assertUsableNsAllow(db: Db, groupId: number, nameservers: readonly NameserverRow[]): Promise<void> {
+export async function assertUsableNsAllow(db: Db, groupId: number, nameservers: readonly Pick<NameserverRow, 'id' | 'group_id' | 'name'>[]): Promise<void> {
   if (nameservers.every((ns) => ns.group_id === groupId)) return;
   const chain = await findGroupChain(db, groupId);
   for (const ns of nameservers) {
-    const owner = chain.findIndex((g) => g.id === ns.group_id);
-    for (let i = 0; i < owner; i++) {
-      const group = chain[i]!;
-      if (group.usable_ns !== null && !group.usable_ns.includes(ns.id)) {
-        throw forbidden(`Group ${group.id} may not use nameserver ${ns.name} (${ns.id}): it is not in the group's usable_ns`);
-      }
-    }
+    const group = refusingGroup(chain, ns);
+    if (group !== undefined) throw forbidden(`Group ${group} may not use nameserver ${ns.name} (${ns.id}): it is not in the group's usable_ns`);
   }
+}
+
+/** Whether usable_ns lets a zone of `groupId` use the nameserver (the same rule, as a test: a zone file's NS records). */
+export async function usableNsAllows(db: Db, groupId: number, ns: Pick<NameserverRow, 'id' | 'group_id'>): Promise<boolean> {
+  return ns.group_id === groupId || refusingGroup(await findGroupChain(db, groupId), ns) === undefined;
+}
+
+/** The first group from the zone's upwards, below the nameserver's, whose usable_ns leaves the nameserver out. */
+function refusingGroup(chain: ReadonlyArray<{ id: number; usable_ns: number[] | null }>, ns: Pick<NameserverRow, 'id' | 'group_id'>): number | undefined {
+  const owner = chain.findIndex((g) => g.id === ns.group_id);
+  for (let i = 0; i < owner; i++) {
+    const group = chain[i]!;
+    if (group.usable_ns !== null && !group.usable_ns.includes(ns.id)) return group.id;
+  }
+  return undefined;
 }
 
 /** usable_ns for a group: distinct ids of live nameservers of the groups above it (its own are always usable). */

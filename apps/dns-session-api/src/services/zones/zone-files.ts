@@ -13,6 +13,7 @@ import { deleteZoneRecordsLike, findLiveZoneRecords, insertZoneRecords } from '.
 import { findZoneById, findZoneNameservers, insertZone, replaceZoneNameservers, updateZone, type ZoneRow } from '../../queries/zones';
 import { idsOf, serializeZone, type Zone } from '../../serialize-zones';
 import type { Caller } from '../access/caller';
+import { usableNsAllows } from '../directory/permission-objects';
 import { assertGroupAccess, assertGroupUsableForNewObject, canUseNameserverOf } from './dns-access';
 import { invalidZoneFile } from './dns-errors';
 import { toZoneRecord } from './zone-rules';
@@ -91,7 +92,9 @@ export async function importZoneFile(deps: Deps, caller: Caller, input: ImportIn
     // Apex NS → assignments of nameservers the caller may use, in file order.
     const known = await findLiveNameserversByName(trx, apexNs.map((r) => String(r.rdata.dname)), { share: true });
     const usable = new Map<string, (typeof known)[number]>();
-    for (const ns of known) if (await canUseNameserverOf(trx, caller, ns.group_id)) usable.set(ns.name, ns);
+    for (const ns of known) {
+      if ((await canUseNameserverOf(trx, caller, ns.group_id)) && (await usableNsAllows(trx, zone.group_id, ns))) usable.set(ns.name, ns);
+    }
     // The SOA MNAME (the primary) first, then file order: export writes the first nameserver as MNAME.
     const assigned = apexNs
       .map((r) => usable.get(String(r.rdata.dname)))
