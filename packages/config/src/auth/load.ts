@@ -58,12 +58,14 @@ export function loadAuthConfig(options: LoadAuthConfigOptions = {}): AuthConfig 
 
   const topLevel = readTopLevel(r);
   const api = readApi(r);
+  const db = readDb(r);
+  const log = readLog(r);
   const jwt = readJwt(r, options.production ?? false);
   const config: AuthConfig = {
     ...topLevel,
     api,
-    db: readDb(r),
-    log: readLog(r),
+    db,
+    log,
     jwt,
     external: readExternal(r),
     password: readPassword(r),
