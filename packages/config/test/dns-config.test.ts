@@ -130,12 +130,47 @@ describe('loadDnsConfig', () => {
     });
   });
 
-  it('DNS_CONFIG_DIR points at another folder', () => {
+  it('DNS_CONFIG_DIR: its files replace the shipped ones of the same name, the others stay (issue 39)', () => {
     const other = tempDir({ 'http.yml': 'default:\n  port: 1234\n' });
     const c = loadDnsConfig({ dir: appConfig(), env: { DNS_CONFIG_DIR: other } });
     expect(c.http.port).toBe(1234);
+    // The whole file is replaced, not merged: the shipped http.yml's keep_alive_timeout_seconds is gone.
+    expect(loadDnsConfig({ dir: appConfig({ 'config/http.yml': 'default:\n  keep_alive_timeout_seconds: 9\n' }), env: { DNS_CONFIG_DIR: other } })
+      .http.keepAliveTimeoutSeconds).toBe(5);
     expect(c.session.secret).toBe(DEFAULT_DEV_SESSION_SECRET);
-    expect(c.database.url).toBeUndefined();
+    expect(c.database.url).toBe('pglite://.data/dns-session-api');
+    // Without a shipped folder the DNS_CONFIG_DIR folder is read alone.
+    expect(loadDnsConfig({ dir: tempDir({ 'x.txt': '' }), env: { DNS_CONFIG_DIR: other } }).database.url).toBeUndefined();
+  });
+
+  it('${NAME} in a value is the environment variable, checked only in the sections NODE_ENV picks (issue 39)', () => {
+    const dir = appConfig({
+      'config/publish.yml': [
+        'default:',
+        '  enabled: true',
+        '  powerdns:',
+        '    ns1.example.com.:',
+        '      url: http://${PDNS_HOST}:8081',
+        '      api_key: ${PDNS_API_KEY}',
+        '      server_id: $${literal}',
+        'production:',
+        '  poll_seconds: 5',
+        'test:',
+        '  max_retry_seconds: 10',
+        '  powerdns:',
+        '    ns1.example.com.:',
+        '      api_key: ${TEST_ONLY_KEY}',
+        '',
+      ].join('\n'),
+    });
+    const env = { PDNS_HOST: 'powerdns', PDNS_API_KEY: 'k3y-from-env' };
+    expect(loadDnsConfig({ dir, env }).publish.powerdns).toEqual({
+      'ns1.example.com.': { url: 'http://powerdns:8081', apiKey: 'k3y-from-env', serverId: '${literal}' },
+    });
+    const err = configError(() => loadDnsConfig({ dir, nodeEnv: 'test', env }));
+    expect(err.problems).toEqual(['publish.yml: powerdns.ns1.example.com..api_key: the environment variable TEST_ONLY_KEY is not set']);
+    expect(configError(() => loadDnsConfig({ dir, env: { PDNS_HOST: 'powerdns', PDNS_API_KEY: '' } })).problems)
+      .toEqual(['publish.yml: powerdns.ns1.example.com..api_key: the environment variable PDNS_API_KEY is not set']);
   });
 
   it('dir may be the config folder itself or its parent', () => {

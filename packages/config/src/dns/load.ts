@@ -13,7 +13,10 @@ import { parseAttributes } from '../auth/schema-observability';
 import { weakSecretReason } from '../secret-strength';
 
 export interface LoadDnsConfigOptions {
-  /** The config folder, or a folder containing `config/`; default `config` under cwd. DNS_CONFIG_DIR wins. */
+  /**
+   * The config folder, or a folder containing `config/`; default `config` under cwd. The files of the folder named
+   * by DNS_CONFIG_DIR replace the ones of the same name (a folder holding only publish.yml keeps the rest).
+   */
   dir?: string;
   /** Default env.NODE_ENV, else 'development'. */
   nodeEnv?: string;
@@ -21,13 +24,21 @@ export interface LoadDnsConfigOptions {
   env?: Record<string, string | undefined>;
 }
 
-function resolveDir(options: LoadDnsConfigOptions, env: Record<string, string | undefined>): string {
-  const fromEnv = env.DNS_CONFIG_DIR?.trim();
-  if (fromEnv) return path.resolve(fromEnv);
+function resolveDir(options: LoadDnsConfigOptions): string {
   const base = path.resolve(options.dir ?? process.cwd());
   const nested = path.join(base, 'config');
   if (options.dir === undefined || fs.statSync(nested, { throwIfNoEntry: false })?.isDirectory()) return nested;
   return base;
+}
+
+/** The shipped folder, then DNS_CONFIG_DIR over it (alone when there is no shipped folder to read). */
+function configDirs(options: LoadDnsConfigOptions, env: Record<string, string | undefined>): { dir: string; overlayDirs: string[] } {
+  const shipped = resolveDir(options);
+  const fromEnv = env.DNS_CONFIG_DIR?.trim();
+  if (!fromEnv) return { dir: shipped, overlayDirs: [] };
+  const overlay = path.resolve(fromEnv);
+  if (overlay === shipped || !fs.statSync(shipped, { throwIfNoEntry: false })?.isDirectory()) return { dir: overlay, overlayDirs: [] };
+  return { dir: shipped, overlayDirs: [overlay] };
 }
 
 function setting(env: Record<string, string | undefined>, name: string): string | undefined {
@@ -44,7 +55,7 @@ export function loadDnsConfig(options: LoadDnsConfigOptions = {}): DnsConfig {
     throw new ConfigError([`NODE_ENV: expected one of ${DNS_ENVIRONMENTS.join(', ')}, got ${quote(nodeEnv ?? '')}`]);
   }
   const { value: yml, problems: yamlProblems } = parseYamlEnvironments({
-    dir: resolveDir(options, env), nodeEnv: envName, schema: dnsYamlSchema,
+    ...configDirs(options, env), nodeEnv: envName, schema: dnsYamlSchema, env,
   });
   problems.push(...yamlProblems);
 

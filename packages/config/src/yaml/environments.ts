@@ -15,6 +15,16 @@ export const SECTIONS = ['default', ...DNS_ENVIRONMENTS] as const;
 export interface LoadYamlEnvironmentsOptions<S extends z.ZodType> {
   /** The folder holding the *.yml (or *.yaml) files. */
   dir: string;
+  /**
+   * Folders read after `dir`: a file there replaces the one of the same name from `dir` (or an earlier overlay).
+   * A container mounts a folder holding only its publish.yml and auth.yml this way and keeps the shipped rest.
+   */
+  overlayDirs?: string[];
+  /**
+   * When given, `${NAME}` in a string value is replaced by that environment variable (after the section merge, so
+   * only the sections NODE_ENV picks need it set): secrets stay out of the files. `$${` writes a literal `${`.
+   */
+  env?: Record<string, string | undefined>;
   /** Which section to merge over `default`; default 'development'. */
   nodeEnv?: string;
   /** Schema of the merged tree: one key per file basename (snake_case keys inside, as in the files). */
@@ -29,8 +39,8 @@ export function parseNodeEnv(value: string | undefined): DnsEnvironment | undefi
   return DNS_ENVIRONMENTS.find((e) => e === v);
 }
 
-function readFiles(dir: string, problems: string[]): Map<string, FileData> {
-  const files = new Map<string, FileData>();
+function readFiles(dir: string, problems: string[], files = new Map<string, FileData>()): Map<string, FileData> {
+  const fromThisDir = new Set<string>();
   let names: string[];
   try {
     names = fs.readdirSync(dir).filter((n) => /\.ya?ml$/.test(n)).sort();
@@ -40,10 +50,11 @@ function readFiles(dir: string, problems: string[]): Map<string, FileData> {
   }
   for (const fileName of names) {
     const key = fileName.replace(/\.ya?ml$/, '');
-    if (files.has(key)) {
+    if (fromThisDir.has(key)) {
       problems.push(`${fileName}: duplicates ${files.get(key)?.fileName}`);
       continue;
     }
+    fromThisDir.add(key);
     let doc: unknown;
     try {
       doc = yaml.load(fs.readFileSync(path.join(dir, fileName), 'utf8'), { filename: fileName });
@@ -106,6 +117,31 @@ function describeIssue(issue: z.core.$ZodIssue, value: unknown): string {
   }
 }
 
+const REFERENCE = /\$(\$?)\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
+
+/** `${NAME}` in every string of `tree` replaced by env.NAME; an unset or empty one is reported, not replaced. */
+function interpolate(
+  tree: unknown,
+  env: Record<string, string | undefined>,
+  missing: (name: string, keys: string[]) => void,
+  keys: string[] = [],
+): unknown {
+  if (typeof tree === 'string') {
+    return tree.replace(REFERENCE, (whole, escaped: string, name: string) => {
+      if (escaped) return whole.slice(1);
+      const value = env[name];
+      if (value === undefined || value === '') {
+        missing(name, keys);
+        return whole;
+      }
+      return value;
+    });
+  }
+  if (Array.isArray(tree)) return tree.map((item, i) => interpolate(item, env, missing, [...keys, String(i)]));
+  if (!isPlainObject(tree)) return tree;
+  return Object.fromEntries(Object.entries(tree).map(([key, value]) => [key, interpolate(value, env, missing, [...keys, key])]));
+}
+
 /** Validates the merged tree; returns the value or the problems (never throws for bad input). */
 export function parseYamlEnvironments<S extends z.ZodType>(
   options: LoadYamlEnvironmentsOptions<S>,
@@ -114,12 +150,16 @@ export function parseYamlEnvironments<S extends z.ZodType>(
   const env = parseNodeEnv(options.nodeEnv);
   if (!env) return { problems: [`NODE_ENV: expected one of ${DNS_ENVIRONMENTS.join(', ')}, got ${quote(options.nodeEnv ?? '')}`] };
   const files = readFiles(options.dir, problems);
+  for (const overlay of options.overlayDirs ?? []) readFiles(overlay, problems, files);
   if (problems.length > 0) return { problems };
 
   const merged: Record<string, unknown> = {};
   for (const [key, file] of files) {
-    merged[key] = stripNulls(deepMerge(file.sections.default ?? {}, file.sections[env]));
+    const tree = stripNulls(deepMerge(file.sections.default ?? {}, file.sections[env]));
+    merged[key] = options.env ? interpolate(tree, options.env, (name, keys) =>
+      problems.push(`${file.fileName}: ${keys.join('.')}: the environment variable ${name} is not set`)) : tree;
   }
+  if (problems.length > 0) return { problems };
   const result = options.schema.safeParse(merged);
   if (result.success) return { value: result.data, problems };
 
