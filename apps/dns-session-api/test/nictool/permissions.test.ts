@@ -74,6 +74,10 @@ describe('a group\'s permission object', () => {
     expect(refused.status).toBe(403);
     expect(refused.body.message).toBe(`Group ${team.groupId} may not use nameserver ns2.perm.net. (${ns.top2.id}): it is not in the group's usable_ns`);
     expect((await tom.put(`/zone/${zone.id}`, { nameservers: [ns.top2.id] })).status).toBe(403);
+    // nor may a zone served by one move into the team
+    const topZone = expectStatus(await zoneWith(ada, [ns.top2.id]), 201).body.zone;
+    expect((await ada.put(`/zone/${topZone.id}`, { gid: team.groupId })).status).toBe(403);
+    expectStatus(await ada.delete(`/zone/${topZone.id}`), 200);
     // a zone file's apex NS records give the zone only the nameservers usable_ns lets it use
     const name = uniqueZone('imported');
     const zonefile = `$TTL 300\n@ IN SOA ns1.perm.net. hostmaster.perm.net. 1 7200 3600 1209600 300\n` +

@@ -184,6 +184,8 @@ export async function changeZone(deps: Deps, caller: Caller, id: number, input: 
     }
     const nsBefore = (await findZoneNameservers(trx, [id])).get(id) ?? [];
     const nameservers = input.nameservers ? await resolveNameservers(trx, caller, input.nameservers, input.gid ?? before.group_id) : nsBefore;
+    // A zone moved to another group keeps its nameservers only if that group's usable_ns allows them.
+    if (!input.nameservers && input.gid !== undefined) await assertUsableNsAllow(trx, input.gid, nsBefore);
     const now = deps.clock.now();
     const after = await updateZone(trx, id, { ...fields, serial: serialAfterChange(before.serial, input.serial, now), ...(restoring ? { deleted_at: null } : {}) }, now)
       .catch((err: unknown) => {
