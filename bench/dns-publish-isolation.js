@@ -208,6 +208,7 @@ async function main() {
     for (let round = 0; round < rounds; round++) {
       const t0 = Date.now();
       await request(base, 'PUT', `/zone/${big.id}`, { cookie, json: { nameservers: [ns1.id, ns2.id] } });
+      const putSeconds = (Date.now() - t0) / 1000;
       // Changes in the small zones while the big zone is on its way (at least one each per round).
       let first = true;
       while (first || !(await bigServed())) {
@@ -225,7 +226,7 @@ async function main() {
       const published = (Date.now() - t0) / 1000;
       await request(base, 'PUT', `/zone/${big.id}`, { cookie, json: { nameservers: [] } });
       await until(async () => (await dig(pdns.dnsPort, last, 'A')) === '' && (await dig(bind.dnsPort, last, 'A')) === '', 900_000, 'the big zone gone', 100);
-      console.log(`round ${round + 1}: the ${records}-record zone served by both after ${published.toFixed(1)} s; samples so far ${small.map((s) => `${s.kind} ${s.latencies.length}`).join(', ')}`);
+      console.log(`round ${round + 1}: PUT /zone/<big> answered in ${putSeconds.toFixed(2)} s, the ${records}-record zone served by both after ${published.toFixed(1)} s; samples so far ${small.map((s) => `${s.kind} ${s.latencies.length}`).join(', ')}`);
     }
     stalls.disable();
     console.log(`event loop of the process (app and bench): delay p99 ${(stalls.percentile(99) / 1e6).toFixed(0)} ms, max ${(stalls.max / 1e6).toFixed(0)} ms`);
