@@ -12,7 +12,7 @@ import type { AddressInfo, LookupFunction } from 'node:net';
 import { AuthClient, GoTrueAdminApi } from '@supabase/auth-js';
 import { call } from '../helpers/http';
 import { startOidcProvider, type OidcProvider } from '../helpers/oidc-provider';
-import { startTestServer, type TestServer } from '../helpers/server';
+import { secondInstance, startTestServer, type TestServer } from '../helpers/server';
 import { createTestCa, type TestCa } from '../helpers/test-ca';
 import { generateKeyPairSync } from 'node:crypto';
 
@@ -23,6 +23,7 @@ let idp: OidcProvider;
 let server: TestServer;
 let strict: TestServer;
 let limited: TestServer;
+let off: TestServer;
 let redirector: https.Server;
 let redirectorPort: number;
 let redirectTarget = '';
@@ -54,17 +55,18 @@ beforeAll(async () => {
   redirectorPort = (redirector.address() as AddressInfo).port;
   const outbound = (deps: TestServer['deps']) => ({ ...deps, outboundHttpsAgent: new https.Agent({ ca: ca.caPem }), outboundLookup: testLookup });
   const samlKey = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ format: 'pem', type: 'pkcs1' }) as string;
-  [server, strict, limited] = await Promise.all([
+  [server, strict, limited, off] = await Promise.all([
     startTestServer({ env: { OUTBOUND_ALLOWED_NETWORKS: '127.0.0.1/32', CUSTOM_OAUTH_DISCOVERY_REFRESH_PERIOD: '1h', MAILER_AUTOCONFIRM: 'true', SECURITY_MANUAL_LINKING_ENABLED: 'true' }, configure: outbound }),
     startTestServer({ env: { SAML_ENABLED: 'true', SAML_PRIVATE_KEY: samlKey }, configure: outbound }),
     startTestServer({ env: { OUTBOUND_ALLOWED_NETWORKS: '127.0.0.0/8', CUSTOM_OAUTH_MAX_PROVIDERS: '1' }, configure: outbound }),
+    startTestServer({ env: { CUSTOM_OAUTH_ENABLED: 'false' } }),
   ]);
   adminToken = await tokenFor(server);
   admin = new GoTrueAdminApi({ url: server.url, headers: { Authorization: `Bearer ${adminToken}` } });
 });
 afterAll(async () => {
   redirector?.closeAllConnections();
-  await Promise.all([server?.close(), strict?.close(), limited?.close(), idp?.close(), new Promise((r) => redirector?.close(r))]);
+  await Promise.all([server?.close(), strict?.close(), limited?.close(), off?.close(), idp?.close(), new Promise((r) => redirector?.close(r))]);
 });
 
 const oidcParams = (identifier: string, extra: Record<string, unknown> = {}) => ({
@@ -197,6 +199,18 @@ describe('admin.customProviders', () => {
     expect(user.status).toBe(401);
   });
 
+  it('AUTH_CUSTOM_OAUTH_ENABLED=false: the admin API answers 404 feature_disabled, sign-ins 400', async () => {
+    const token = await tokenFor(off);
+    const list = await call(off.url, 'GET', '/admin/custom-providers', { token });
+    expect([list.status, list.body.error_code]).toEqual([404, 'feature_disabled']);
+    const create = await call(off.url, 'POST', '/admin/custom-providers', { token, body: oidcParams('custom:nope') });
+    expect([create.status, create.body.error_code]).toEqual([404, 'feature_disabled']);
+    const authorize = await call(off.url, 'GET', '/authorize?provider=custom:nope');
+    expect(authorize.status).toBe(400);
+    const idToken = await call(off.url, 'POST', '/token?grant_type=id_token', { body: { provider: 'custom:nope', id_token: 'x.y.z' } });
+    expect(idToken.status).toBe(400);
+  });
+
   it('CUSTOM_OAUTH_MAX_PROVIDERS', async () => {
     const token = await tokenFor(limited);
     const limitedAdmin = new GoTrueAdminApi({ url: limited.url, headers: { Authorization: `Bearer ${token}` } });
@@ -312,6 +326,32 @@ describe('sign-in with a custom provider', () => {
     expect(refreshed).toBeGreaterThan(before);
     expect((await start()).status).toBe(302);
     expect(await cachedAt()).toBe(refreshed);
+  });
+
+  it('two instances: a sign-in started on one ends on the other; both refresh the stored discovery without conflict', async () => {
+    const other = await secondInstance(server);
+    try {
+      const email = `erin-${randomUUID().slice(0, 8)}@acme.test`;
+      const auth = client();
+      const { data } = await auth.signInWithOAuth({
+        provider: 'custom:acme', options: { redirectTo: `${SITE}/welcome`, skipBrowserRedirect: true, queryParams: { test_claims: JSON.stringify({ sub: `erin-${email}`, email, email_verified: true }) } },
+      });
+      const started = await fetch(data.url!, { redirect: 'manual' });
+      const consent = await ca.request(started.headers.get('location')!);
+      const back = new URL(consent.headers.location as string);
+      const done = await fetch(`${other.url}/callback${back.search}`, { redirect: 'manual', headers: { cookie: cookieOf(started) } });
+      const code = new URL(done.headers.get('location')!).searchParams.get('code');
+      expect((await auth.exchangeCodeForSession(code!)).data.user?.email).toBe(email);
+
+      server.clock.advance(3601);
+      const starts = await Promise.all([server.url, other.url, server.url, other.url].map((url) => fetch(`${url}/authorize?provider=custom:acme&redirect_to=${SITE}`, { redirect: 'manual' })));
+      expect(starts.map((r) => r.status)).toEqual([302, 302, 302, 302]);
+      const row = await server.deps.db.selectFrom('auth.custom_oauth_providers').select(['cached_discovery', 'discovery_cached_at']).where('identifier', '=', 'custom:acme').executeTakeFirstOrThrow();
+      expect(row.cached_discovery).toMatchObject({ issuer: idp.url });
+      expect(server.clock.now().getTime() - row.discovery_cached_at!.getTime()).toBeLessThan(60_000);
+    } finally {
+      await other.close();
+    }
   });
 
   it('a disabled provider cannot be signed in with', async () => {
