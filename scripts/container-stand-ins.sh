@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Makes the base images that the Dockerfiles and compose files name (node:24-bookworm-slim, postgres:17,
-# axllent/mailpit:v1.21, nginx:1.27) available to the local Docker engine. Each is pulled when a registry answers; on a
+# axllent/mailpit:v1.21, nginx:1.27, debian:bookworm-slim) available to the local Docker engine. Each is pulled when a registry answers; on a
 # machine that reaches no registry a stand-in is built locally and tagged with the same name, so the
 # project's own Dockerfiles and compose files are the ones that run:
 #   - a Debian bookworm base from `debootstrap --variant=minbase`, imported with `docker import`
@@ -8,6 +8,7 @@
 #   - postgres: Debian's PostgreSQL with an entrypoint that honours POSTGRES_USER/PASSWORD/DB and PGDATA
 #   - mailpit: a small mail catcher with the parts of mailpit's API the container test reads
 #   - nginx: Debian's nginx-light, for compose.scale.yml's reverse proxy
+#   - debian:bookworm-slim: the debootstrapped base itself, for deploy/powerdns/Dockerfile
 # Stand-ins are for tests on this kind of machine only: the node stand-in trusts the host's CA certificates
 # (npm traffic here passes a TLS-inspecting proxy), which no image built from a real registry does.
 set -euo pipefail
@@ -70,7 +71,7 @@ build_nginx() {
 }
 
 mkdir -p "$WORK"
-for image in "node:$NODE_MAJOR-bookworm-slim" postgres:17 axllent/mailpit:v1.21 nginx:1.27; do
+for image in "node:$NODE_MAJOR-bookworm-slim" postgres:17 axllent/mailpit:v1.21 nginx:1.27 debian:bookworm-slim; do
   if have_image "$image"; then continue; fi
   if pulled "$image"; then log "pulled $image"; continue; fi
   ensure_base
@@ -79,6 +80,7 @@ for image in "node:$NODE_MAJOR-bookworm-slim" postgres:17 axllent/mailpit:v1.21 
     postgres:*) build_postgres ;;
     axllent/mailpit:*) have_image "node:$NODE_MAJOR-bookworm-slim" || build_node; build_mailpit ;;
     nginx:*) build_nginx ;;
+    debian:*) "$DOCKER" tag "$BASE" "$image" ;;
   esac
   log "built stand-in $image"
 done

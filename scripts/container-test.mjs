@@ -1,13 +1,16 @@
 // The container test: builds both images with the project's own Dockerfiles, starts the compose files as a user
 // would (postgres, mailpit, auth-server, dns-session-api), first as the four per-part files, then as the root
-// docker-compose.yml (`docker-compose up -d` after `cp .env.example .env`), and checks what a deployment must do:
-//   every HEALTHCHECK turns healthy; a sign-up's confirmation mail arrives at the mail catcher and its link
-//   confirms the user; the DNS API's first user logs in; the apps run as a non-root user; `stop` (SIGTERM, and
-//   SIGINT for PostgreSQL) ends every container with exit code 0; after a restart the same logins work (the data
-//   volume survived). Prints the image sizes.
+// docker-compose.yml (`docker-compose up -d` after `cp .env.example .env`, with PowerDNS), and checks what a
+// deployment must do: every HEALTHCHECK turns healthy; host ports are published on 127.0.0.1 only; a database
+// password holding @ / : # works; a sign-up's confirmation mail arrives at the mail catcher and its link confirms
+// the user; the DNS API's first user logs in; the apps run as a non-root user; `stop` (SIGTERM, and SIGINT for
+// PostgreSQL) ends every container with exit code 0; after a restart the same logins work (the data volume
+// survived). The whole stack publishes a zone to its PowerDNS, then compose.scale.yml is added to it while it runs
+// (the README's command) and taken away again. Prints the image sizes.
 // Run by .ci/run when a Docker engine can start: node scripts/container-test.mjs. Needs the base images
 // (scripts/container-stand-ins.sh pulls them or builds local stand-ins).
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
+import { Resolver } from 'node:dns/promises';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -80,13 +83,30 @@ async function json(response) {
 const decodeQuotedPrintable = (text) =>
   text.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_m, hex) => String.fromCharCode(parseInt(hex, 16)));
 
+/** A service deployed alone reaches your own PostgreSQL by DATABASE_URL, without the postgres service. */
+function externalDatabaseIsASetting() {
+  const [composeBin, composePrefix] = composeCommand();
+  const envDir = mkdtempSync(join(tmpdir(), 'kz-container-test-'));
+  try {
+    const envFile = join(envDir, 'env');
+    writeFileSync(envFile, ['DATABASE_URL=postgres://kz@db.example.net:5432/kz', 'POSTGRES_PASSWORD=p@ss/w:rd#1',
+      'AUTH_SITE_URL=http://localhost/', 'AUTH_API_EXTERNAL_URL=http://localhost', 'SESSION_SECRET=s', ''].join('\n'));
+    const config = run(composeBin, [...composePrefix, '--env-file', envFile, '-f', 'compose.auth-server.yml', '-f', 'compose.dns-session-api.yml', 'config']).stdout;
+    const urls = config.match(/DATABASE_URL: postgres:\/\/kz@db\.example\.net:5432\/kz\s*$/gm) ?? [];
+    const passwords = config.match(/PGPASSWORD: p@ss\/w:rd#1\s*$/gm) ?? [];
+    check(urls.length === 2 && passwords.length === 2 && !/postgres:17/.test(config), `DATABASE_URL as a setting:\n${config}`);
+    log('each service alone takes DATABASE_URL (its own PostgreSQL) and the password apart');
+  } finally {
+    rmSync(envDir, { recursive: true, force: true });
+  }
+}
+
 async function main() {
+  externalDatabaseIsASetting();
   log('the per-part compose files');
   await deployment(PART_FILES, { build: true, restart: true });
-  log('the root docker-compose.yml (the same images)');
-  await deployment([], { build: false, restart: false });
-  log('two instances of each service behind nginx (docker-compose.yml + compose.scale.yml)');
-  await deployment(['docker-compose.yml', 'compose.scale.yml'], { build: false, restart: false, scaled: true });
+  log('the root docker-compose.yml with PowerDNS (the same images), then compose.scale.yml added while it runs');
+  await deployment([], { build: true, restart: false, wholeStack: true });
   log('passed');
 }
 
@@ -102,58 +122,59 @@ async function freePortPair() {
 }
 
 /** One deployment: `files` as -f arguments, or none for the root docker-compose.yml. */
-async function deployment(FILES, { build, restart, scaled = false }) {
+async function deployment(FILES, { build, restart, wholeStack = false }) {
   const [composeBin, composePrefix] = composeCommand();
   const envDir = mkdtempSync(join(tmpdir(), 'kz-container-test-'));
-  const ports = scaled
-    ? { auth: await freePort(), dns: await freePort(), mail: await freePort(), authRange: await freePortPair(), dnsRange: await freePortPair() }
-    : { auth: await freePort(), dns: await freePort(), mail: await freePort() };
-  // Scaled, `auth` and `dns` are the proxy's ports; the instances get a host port each from their range. The test
+  const ports = { auth: await freePort(), dns: await freePort(), mail: await freePort(), pdns: await freePort() };
+  // The whole stack gets compose.scale.yml later: `proxyAuth` and `proxyDns` are then the proxy's ports. The test
   // stands in for a CDN in front of nginx: it arrives from the network's gateway, trusted too, so the
   // X-Forwarded-For it sends names the client.
-  const scaleSettings = scaled
+  const proxyPorts = wholeStack ? { auth: await freePort(), dns: await freePort() } : undefined;
+  const stackSettings = wholeStack
     ? [
-      `PROXY_AUTH_PORT=${ports.auth}`, `PROXY_DNS_PORT=${ports.dns}`,
+      `PROXY_AUTH_PORT=${proxyPorts.auth}`, `PROXY_DNS_PORT=${proxyPorts.dns}`,
       'AUTH_TRUSTED_PROXIES=172.30.87.10,172.30.87.1', 'DNS_TRUSTED_PROXIES=172.30.87.10,172.30.87.1',
+      `POWERDNS_API_KEY=${randomBytes(24).toString('hex')}`, `POWERDNS_HOST_PORT=${ports.pdns}`,
+      // The whole stack sends mail to its mail catcher when AUTH_SMTP_HOST is empty (as in .env.example).
+      'AUTH_SMTP_HOST=',
     ]
-    : [];
+    : ['AUTH_SMTP_HOST=mailpit', 'AUTH_SMTP_PORT=1025', 'AUTH_SMTP_ADMIN_EMAIL=auth@example.com'];
   const secret = () => randomBytes(24).toString('hex');
   const envFile = join(envDir, 'env');
   writeFileSync(
     envFile,
     [
-      `POSTGRES_PASSWORD=${secret()}`,
+      // Characters that end a URL's user-info, host or path: the services never put the password into a URL.
+      `POSTGRES_PASSWORD=p@ss/w:rd#1-${secret()}`,
       'AUTH_SITE_URL=http://localhost:3000',
       `AUTH_API_EXTERNAL_URL=http://localhost:${ports.auth}`,
       `AUTH_JWT_SECRET=${secret()}`,
-      'AUTH_SMTP_HOST=mailpit',
-      'AUTH_SMTP_PORT=1025',
-      'AUTH_SMTP_ADMIN_EMAIL=auth@example.com',
       `SESSION_SECRET=${secret()}`,
-      `AUTH_HOST_PORT=${scaled ? `${ports.authRange}-${ports.authRange + 1}` : ports.auth}`,
-      `DNS_HOST_PORT=${scaled ? `${ports.dnsRange}-${ports.dnsRange + 1}` : ports.dns}`,
+      `AUTH_HOST_PORT=${ports.auth}`,
+      `DNS_HOST_PORT=${ports.dns}`,
       `MAILPIT_HOST_PORT=${ports.mail}`,
-      ...scaleSettings,
+      ...stackSettings,
       '',
     ].join('\n'),
     { mode: 0o600 },
   );
-  const compose = (args, options) =>
-    run(composeBin, [...composePrefix, '--env-file', envFile, '-p', PROJECT, ...FILES.flatMap((f) => ['-f', f]), ...args], {
+  const composeWith = (files, args, options = {}) =>
+    run(composeBin, [...composePrefix, '--env-file', envFile, '-p', PROJECT, ...files.flatMap((f) => ['-f', f]), ...args], {
       ...options,
       // docker-compose 1.29 builds through the `docker` on PATH: the one beside DOCKER.
-      env: { ...process.env, PATH: `${dirname(DOCKER)}:${process.env.PATH}`, DOCKER_BUILDKIT: '1', COMPOSE_DOCKER_CLI_BUILD: '1' },
+      env: { ...process.env, PATH: `${dirname(DOCKER)}:${process.env.PATH}`, DOCKER_BUILDKIT: '1', COMPOSE_DOCKER_CLI_BUILD: '1', ...options.env },
     });
+  const compose = (args, options) => composeWith(FILES, args, options);
   const containerOf = (service) => compose(['ps', '-q', service]).stdout.trim();
   const inspect = (format, id) => run(DOCKER, ['inspect', '-f', format, id]).stdout.trim();
 
-  const services = ['postgres', 'auth-server', 'dns-session-api', ...(scaled ? ['auth-server-b', 'dns-session-api-b'] : [])];
-  const waitHealthy = async (which = services) => {
+  const services = ['postgres', 'auth-server', 'dns-session-api', ...(wholeStack ? ['powerdns'] : [])];
+  const waitHealthy = async (which = services, composeOf = compose) => {
     for (const service of which) {
       await waitFor(`${service} to be healthy`, 180_000, async () => {
-        const id = containerOf(service);
+        const id = composeOf(['ps', '-q', service]).stdout.trim();
         const status = id && inspect('{{.State.Health.Status}}', id);
-        if (status === 'unhealthy') fail(`${service} is unhealthy:\n${compose(['logs', '--tail', '50', service]).stdout}`);
+        if (status === 'unhealthy') fail(`${service} is unhealthy:\n${composeOf(['logs', '--tail', '50', service]).stdout}`);
         return status === 'healthy';
       });
       log(`${service} healthy`);
@@ -192,6 +213,13 @@ async function deployment(FILES, { build, restart, scaled = false }) {
     compose(['up', '-d']);
     await waitHealthy();
 
+    // Every published port is on 127.0.0.1 unless PUBLISH_ADDRESS says otherwise.
+    for (const service of ['auth-server', 'dns-session-api', 'mailpit', ...(wholeStack ? ['powerdns'] : [])]) {
+      const bindings = run(DOCKER, ['port', containerOf(service)]).stdout.trim().split('\n');
+      check(bindings.length > 0 && bindings.every((b) => / -> 127\.0\.0\.1:\d+$/.test(b)), `${service} publishes ${bindings.join(', ')}`);
+    }
+    log('host ports published on 127.0.0.1 only');
+
     for (const service of ['auth-server', 'dns-session-api']) {
       const uid = compose(['exec', '-T', service, 'id', '-u']).stdout.trim();
       check(uid !== '' && uid !== '0', `${service} runs as uid ${uid}`);
@@ -218,7 +246,10 @@ async function deployment(FILES, { build, restart, scaled = false }) {
       '--password', password, '--email', 'alice@example.com', '--first-name', 'Alice', '--last-name', 'Doe', '--admin']);
     await dnsLogin();
     log('DNS API: first user created and logged in');
-    if (scaled) await throughTheProxy({ auth, compose, waitHealthy, post, email, password });
+    if (wholeStack) {
+      await publishesToPowerDns({ dns, pdnsPort: ports.pdns, post, password });
+      await scaleUpAndDown({ composeWith, waitHealthy, post, email, password, proxyPorts, ports });
+    }
     if (!restart) return;
 
     const ids = Object.fromEntries(['postgres', 'mailpit', 'auth-server', 'dns-session-api'].map((s) => [s, containerOf(s)]));
@@ -247,6 +278,56 @@ async function deployment(FILES, { build, restart, scaled = false }) {
     compose(['down', '-v', '--remove-orphans'], { allowFailure: true });
     rmSync(envDir, { recursive: true, force: true });
   }
+}
+
+/** The whole stack's DNS API publishes to its PowerDNS (deploy/dns-config/publish.yml): a record answers over DNS. */
+async function publishesToPowerDns({ dns, pdnsPort, post, password }) {
+  const login = await post(`${dns}/session`, { username: 'alice@Example', password });
+  const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0];
+  const send = async (path, body) => {
+    const response = await post(`${dns}${path}`, body, { cookie });
+    const parsed = await json(response);
+    check(response.status === 200 || response.status === 201, `POST ${path}: ${response.status} ${JSON.stringify(parsed)}`);
+    return parsed;
+  };
+  const nameserver = await send('/nameserver', { name: 'ns1.example.com.', address: '192.0.2.53', export: { type: 'powerdns' } });
+  const nsId = nameserver.nameserver?.id ?? nameserver.id;
+  const zone = await send('/zone', { zone: 'published.example.', mailaddr: 'hostmaster@example.com', nameservers: [nsId] });
+  const zid = zone.zone?.id ?? zone.id;
+  await send('/zone_record', { zid, owner: 'www', type: 'A', ttl: 300, address: '192.0.2.80' });
+  const resolver = new Resolver({ timeout: 1000, tries: 1 });
+  resolver.setServers([`127.0.0.1:${pdnsPort}`]);
+  await waitFor('www.published.example. from PowerDNS', 60_000, async () => (await resolver.resolve4('www.published.example')).includes('192.0.2.80'));
+  log('DNS API published a zone to the stack\'s PowerDNS: www.published.example answers 192.0.2.80');
+}
+
+/**
+ * The README's command on the running stack: compose.scale.yml adds a second instance of each service and nginx
+ * (the first instances are recreated with fixed addresses), and `up -d --remove-orphans` takes them away again.
+ * No container is left behind under a renamed name.
+ */
+async function scaleUpAndDown({ composeWith, waitHealthy, post, email, password, proxyPorts, ports }) {
+  const scaled = ['docker-compose.yml', 'compose.scale.yml'];
+  const [authRange, dnsRange] = [await freePortPair(), await freePortPair()];
+  const readmeEnv = { AUTH_HOST_PORT: `${authRange}-${authRange + 1}`, DNS_HOST_PORT: `${dnsRange}-${dnsRange + 1}` };
+  const strays = () => run(DOCKER, ['ps', '-a', '--filter', `label=com.docker.compose.project=${PROJECT}`, '--format', '{{.Names}}']).stdout
+    .trim().split('\n').filter((name) => name && !new RegExp(`^${PROJECT.replace(/-/g, '')}_[a-z-]+_\\d+$|^${PROJECT}[_-][a-z-]+[_-]\\d+$`).test(name));
+  composeWith(scaled, ['up', '-d'], { env: readmeEnv });
+  const composeScaled = (args, options = {}) => composeWith(scaled, args, { ...options, env: { ...readmeEnv, ...options.env } });
+  await waitHealthy(['postgres', 'powerdns', 'auth-server', 'auth-server-b', 'dns-session-api', 'dns-session-api-b'], composeScaled);
+  check(strays().length === 0, `containers left behind by the scale-up: ${strays().join(', ')}`);
+  log('compose.scale.yml added to the running stack: two instances of each service, nothing left behind');
+  await throughTheProxy({ auth: `http://127.0.0.1:${proxyPorts.auth}`, compose: composeScaled, waitHealthy: (which) => waitHealthy(which, composeScaled), post, email, password });
+  const viaProxy = await fetch(`http://127.0.0.1:${proxyPorts.dns}/session`);
+  check(viaProxy.status === 401 || viaProxy.status === 200, `the DNS API through the proxy: ${viaProxy.status}`);
+
+  composeWith([], ['up', '-d', '--remove-orphans']);
+  await waitHealthy(['auth-server', 'dns-session-api']);
+  const left = run(DOCKER, ['ps', '-a', '--filter', `label=com.docker.compose.project=${PROJECT}`, '--format', '{{.Label "com.docker.compose.service"}}']).stdout;
+  check(!/auth-server-b|dns-session-api-b|proxy/.test(left) && strays().length === 0, `after scaling down: ${left.replace(/\n/g, ' ')} ${strays().join(', ')}`);
+  const signIn = await post(`http://127.0.0.1:${ports.auth}/token?grant_type=password`, { email, password });
+  check(signIn.status === 200, `sign-in after scaling down: ${signIn.status}`);
+  log('back to one instance each (up -d --remove-orphans): the second instances and the proxy are gone, sign-in works');
 }
 
 /**
