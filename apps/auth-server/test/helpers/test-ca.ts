@@ -15,7 +15,7 @@ export interface TestCa {
   request(url: string, init?: { method?: string; headers?: Record<string, string>; body?: string }): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }>;
 }
 
-function certificate(publicKey: forge.pki.PublicKey, subject: string, issuer: { name: string; key: forge.pki.PrivateKey }, extensions: object[]): forge.pki.Certificate {
+function certificate(publicKey: forge.pki.PublicKey, subject: string, issuer: { name: string; key: forge.pki.rsa.PrivateKey }, extensions: object[]): forge.pki.Certificate {
   const cert = forge.pki.createCertificate();
   cert.publicKey = publicKey;
   cert.serialNumber = `01${forge.util.bytesToHex(forge.random.getBytesSync(8))}`;
