@@ -130,6 +130,13 @@ describe('loadDnsConfig', () => {
     });
   });
 
+  it('publish.yml zone_files.check_command: how to ask the nameserver whether it loaded a zone (issue 38)', () => {
+    const dir = appConfig({ 'config/publish.yml': 'default:\n  enabled: true\n  zone_files:\n    directory: /z\n    check_command: [rndc, zonestatus, "{zone}"]\n' });
+    expect(loadDnsConfig({ dir, env: {} }).publish.zoneFiles?.checkCommand).toEqual(['rndc', 'zonestatus', '{zone}']);
+    const empty = appConfig({ 'config/publish.yml': 'default:\n  enabled: true\n  zone_files:\n    directory: /z\n    check_command: [""]\n' });
+    expect(() => loadDnsConfig({ dir: empty, env: {} })).toThrow(/check_command/);
+  });
+
   it('DNS_CONFIG_DIR: its files replace the shipped ones of the same name, the others stay (issue 39)', () => {
     const other = tempDir({ 'http.yml': 'default:\n  port: 1234\n' });
     const c = loadDnsConfig({ dir: appConfig(), env: { DNS_CONFIG_DIR: other } });
