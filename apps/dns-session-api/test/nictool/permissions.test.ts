@@ -180,7 +180,27 @@ describe('a group\'s permission object', () => {
   it('every change is in the history', async () => {
     const rows = await sql<{ action: string; n: string }>`select action, count(*) as n from dns.audit_log where object_type = 'permission'
       group by action order by action`.execute(t.deps.db);
-    expect(rows.rows).toEqual([{ action: 'create', n: '4' }, { action: 'delete', n: '2' }]);
+    expect(rows.rows).toEqual([{ action: 'create', n: '4' }, { action: 'delete', n: '2' }]); // so far
+  });
+});
+
+describe('nobody widens rights beyond their own', () => {
+  it('a deleted object gives back Keyzone\'s rules, and a changed inherit_group_permissions the other object: only a writer who has those', async () => {
+    // tom's own object: he may change users and create zones, nothing else
+    expectStatus(await ada.post('/permission', { user: { id: team.userId, write: true }, zone: { create: true } }), 201);
+    const lab = await t.seedSubgroupUser({ parentId: team.groupId, group: 'lab.team.perm.example', username: 'lars' });
+    // a group's object that tom writes (within his own), but may not delete: the lab would get Keyzone's rules alone
+    const labObject = expectStatus(await tom.post('/permission', { group: { id: lab.groupId }, zone: { create: true } }), 201).body.permission;
+    const refused = await tom.delete(`/permission/${labObject.id}`);
+    expect(refused.status).toBe(403);
+    expect(refused.body.message).toMatch(/^You may not delete these permissions: it would allow what your own permissions do not: group_create, /);
+    expectStatus(await ada.delete(`/permission/${labObject.id}`), 200);
+    // lars's own object applies; switching him to the group's (none: Keyzone's rules) widens him beyond tom
+    expectStatus(await ada.post('/permission', { user: { id: lab.userId }, zone: { create: true } }), 201);
+    const switched = await tom.put(`/user/${lab.userId}`, { inherit_group_permissions: true });
+    expect(switched.status).toBe(403);
+    expect(switched.body.message).toMatch(/^You may not change which permissions apply to this user: it would allow what your own permissions do not: /);
+    expect(expectStatus(await ada.put(`/user/${lab.userId}`, { inherit_group_permissions: true }), 200).body.user.inherit_group_permissions).toBe(true);
   });
 });
 

@@ -133,6 +133,32 @@ function flagsOf(input: PermissionInput): Record<PermissionFlag, boolean> {
   return out;
 }
 
+/** The flags of an object, or all of them when none applies (Keyzone's rules alone). */
+function flagsAllowed(row: PermissionRow | undefined): Set<PermissionFlag> {
+  return new Set(PERMISSION_FLAGS.filter((f) => !row || row[f]));
+}
+
+/** 403 when a change gives someone flags that the caller's own object (if any) does not have. */
+async function assertWithinOwn(db: Db, caller: Caller, before: PermissionRow | undefined, after: PermissionRow | undefined, what: string): Promise<void> {
+  const mine = await effectivePermission(db, caller.userId, caller.groupId);
+  if (!mine) return;
+  const had = flagsAllowed(before);
+  const widened = [...flagsAllowed(after)].filter((f) => !had.has(f) && !mine[f]);
+  if (widened.length) throw forbidden(`You may not ${what}: it would allow what your own permissions do not: ${widened.join(', ')}`);
+}
+
+/**
+ * A change of a user's inherit_group_permissions (an administrator's, not their own): it switches between the
+ * user's object and the group's, and may not widen the user's rights beyond the writer's own.
+ */
+export async function assertInheritChangeAllowed(db: Db, caller: Caller, user: { id: number; group_id: number; inherit_group_permissions: boolean }, inherit: boolean): Promise<void> {
+  const rows = await findLivePermissionsOf(db, user.id, user.group_id);
+  const own = rows.find((r) => r.user_id === user.id);
+  const group = rows.find((r) => r.group_id === user.group_id);
+  const pick = (inherits: boolean) => (own && !inherits ? own : group);
+  await assertWithinOwn(db, caller, pick(user.inherit_group_permissions), pick(inherit), 'change which permissions apply to this user');
+}
+
 /** A permission object the caller may read: 404 unknown (or not in the asked deleted state), 403 outside the subtree. */
 export async function getPermission(deps: Deps, caller: Caller, id: number, options: { deleted: boolean }): Promise<PermissionRow> {
   const row = await findPermissionById(deps.db, id);
@@ -217,6 +243,11 @@ export async function deletePermission(deps: Deps, caller: Caller, id: number): 
     const row = await findPermissionById(trx, id);
     if (!row || row.deleted_at) throw notFound('Permission not found');
     await assertMayManage(trx, caller, { groupId: row.owner_group_id, userId: row.user_id });
+    // What applies once it is gone: a user's falls back to the group's object, a group's to Keyzone's rules alone.
+    const user = row.user_id !== null ? await findUserById(trx, row.user_id) : undefined;
+    const applied = row.user_id === null || row.user_inherits === false ? row : undefined;
+    const fallback = user ? await findLivePermissionsOf(trx, user.id, user.group_id).then((rows) => rows.find((r) => r.group_id === user.group_id)) : undefined;
+    await assertWithinOwn(trx, caller, applied ?? fallback, fallback, 'delete these permissions');
     if (!(await markPermissionDeleted(trx, id, deps.clock.now()))) throw notFound('Permission not found');
     const after = (await findPermissionById(trx, id))!;
     await deps.audit.record(trx, { actor: caller, objectType: 'permission', objectId: id, action: 'delete', before: serializePermission(row), after: serializePermission(after) });

@@ -7,6 +7,7 @@ import { findUserById, findUserWithAccess, insertUser, updateUser, type UserChan
 import { auditUser } from '../../serialize';
 import type { Caller } from '../access/caller';
 import { hashPassword } from '../access/passwords';
+import { assertInheritChangeAllowed } from './permission-objects';
 import { assertAdmin, assertGroupAccess, OUTSIDE_SUBTREE } from './permissions';
 
 export interface NewUser {
@@ -91,6 +92,9 @@ export async function updateUserById(deps: Deps, caller: Caller, id: number, inp
     const restoring = input.deleted === false;
     if (!before || (before.deleted_at !== null) !== restoring) throw notFound('User not found');
     await assertGroupAccess(trx, caller, before.group_id, 'user');
+    if (input.inherit_group_permissions !== undefined && input.inherit_group_permissions !== before.inherit_group_permissions) {
+      await assertInheritChangeAllowed(trx, caller, before, input.inherit_group_permissions);
+    }
     if (input.gid !== undefined && input.gid !== before.group_id) {
       const target = await findGroupById(trx, input.gid);
       if (!target || target.deleted_at) throw notFound('Group not found');
