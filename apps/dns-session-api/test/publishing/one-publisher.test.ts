@@ -1,6 +1,7 @@
-// Two instances over one database publish through one publisher at a time (issue 24): while instance A is in the
-// middle of a run (its call to PowerDNS held at a gate), instance B's run does nothing, and the job is applied
-// once A is let through. Real PowerDNS behind the gate, real PostgreSQL under both instances.
+// Two instances over one database never publish the same zone at once (issues 24, 38): while instance A is in the
+// middle of publishing a zone (its call to PowerDNS held at a gate, under its lease on the zone's jobs), instance
+// B's run does nothing, and the job is applied once A is let through. Real PowerDNS behind the gate, real
+// PostgreSQL under both instances.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -100,7 +101,7 @@ it('runs the publisher on one instance at a time, and the other takes over when 
   const ns = expectStatus(await onA.post('/nameserver', { name: 'ns1.gate.test.', address: '192.0.2.1', export: { type: 'powerdns' } }), 201).body.nameserver;
   const zone = expectStatus(await onA.post('/zone', { zone: ZONE, mailaddr: 'hostmaster@one-publisher.example', nameservers: [ns.id] }), 201).body.zone;
 
-  // A's run (kicked by the change) reaches PowerDNS and is held there, inside its publishing transaction.
+  // A's run (kicked by the change) reaches PowerDNS and is held there, holding the zone's lease.
   await eventually('A to call PowerDNS', async () => gate.waiting === 1);
   b.deps.publisher!.kick();
   await b.deps.publisher!.idle();
