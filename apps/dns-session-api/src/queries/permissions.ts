@@ -40,8 +40,8 @@ const selectRows = sql`
   left join dns.users u on u.id = p.user_id
   left join dns.groups g on g.id = p.group_id`;
 
-export async function findPermissionById(db: Db, id: number): Promise<PermissionRow | undefined> {
-  const result = await sql<PermissionRow>`${selectRows} where p.id = ${id}`.execute(db);
+export async function findPermissionById(db: Db, id: number, options: { lock?: boolean } = {}): Promise<PermissionRow | undefined> {
+  const result = await sql<PermissionRow>`${selectRows} where p.id = ${id}${options.lock ? sql` for update of p` : sql``}`.execute(db);
   return result.rows[0];
 }
 
@@ -77,6 +77,18 @@ export async function insertPermission(db: Db, values: PermissionValues, now: Da
     .returning('id')
     .executeTakeFirstOrThrow();
   return row.id;
+}
+
+/** Changes an object's flags, and its name, inherit or (a user's) usable list when given. */
+export async function updatePermissionRow(
+  db: Db, id: number, changes: PermissionFlags & { name?: string; inherit?: boolean; usable_ns?: number[] }, now: Date,
+): Promise<void> {
+  const { name, inherit, usable_ns, ...flags } = changes;
+  await db
+    .updateTable('dns.permissions')
+    .set({ ...flags, ...(name !== undefined ? { name } : {}), ...(inherit !== undefined ? { inherit } : {}), ...(usable_ns !== undefined ? { usable_ns } : {}), updated_at: now })
+    .where('id', '=', id)
+    .execute();
 }
 
 export async function markPermissionDeleted(db: Db, id: number, now: Date): Promise<boolean> {

@@ -3,7 +3,7 @@ import { envelope, envelopeSchema } from '../http/envelope';
 import { defineRoute, type RouteFamily } from '../http/route';
 import { deletedQuery, idNumber, idParams } from '../http/schemas';
 import { permissionSchema, serializePermission } from '../serialize';
-import { createPermission, deletePermission, getPermission, listPermissions } from '../services/directory/permission-objects';
+import { createPermission, deletePermission, getPermission, listPermissions, updatePermission } from '../services/directory/permission-objects';
 import { deletedFlag, gidQuery, subgroupsFlag } from './dns-inputs';
 import { errorExamples } from './examples';
 
@@ -88,6 +88,20 @@ export const permissionRoutes: RouteFamily = {
       async handler({ body }, { deps, caller }) {
         const row = await createPermission(deps, caller, body);
         return { status: 201, body: envelope('permission', serializePermission(row), 'the permission was created') };
+      },
+    }),
+    defineRoute({
+      method: 'put', path: '/permission/:id', auth: 'session',
+      summary: 'Change a permission object (administrators)',
+      description: 'Name, flags, `inherit` (a user\'s object) and `nameserver.usable` change; what is left out stays; its group or ' +
+        'user cannot change. The same rules as for a new object.',
+      params: idParams,
+      body: createBody.omit({ deleted: true }).refine((v) => Object.keys(v).length > 0, 'at least one field is required'),
+      bodyExample: { zone: { delete: true } },
+      responses: { 200: { description: 'Changed', schema: responseSchema, example: reply('permission updated') }, 400: errorExamples.badInput, ...common },
+      async handler({ params, body }, { deps, caller }) {
+        const row = await updatePermission(deps, caller, params.id, body);
+        return { body: envelope('permission', serializePermission(row), 'permission updated') };
       },
     }),
     defineRoute({

@@ -204,6 +204,33 @@ describe('nobody widens rights beyond their own', () => {
   });
 });
 
+describe('PUT /permission/<id> (NicTool HEAD)', () => {
+  it('changes what it is given and keeps the rest; the object\'s group or user stays; the same writers and limits', async () => {
+    const ops = await t.seedSubgroupUser({ parentId: top.groupId, group: 'ops.perm.example', username: 'otto' });
+    const created = expectStatus(await ada.post('/permission', { name: 'ops', group: { id: ops.groupId }, zone: { create: true } }), 201).body.permission;
+    const changed = expectStatus(await ada.put(`/permission/${created.id}`, { name: 'ops team', zone: { delete: true }, nameserver: { usable: [ns.top1.id] } }), 200).body;
+    expect(changed.meta.msg).toBe('permission updated');
+    expect(changed.permission).toMatchObject({ id: created.id, name: 'ops team', zone: { create: true, write: false, delete: true }, nameserver: { usable: [ns.top1.id] } });
+    expect(expectStatus(await ada.get(`/group/${ops.groupId}`), 200).body.group.usable_ns).toEqual([ns.top1.id]);
+    expect((await ada.put(`/permission/${created.id}`, { group: { id: team.groupId } })).status).toBe(400);
+    expect((await ada.put(`/permission/${created.id}`, {})).status).toBe(400);
+    expect((await ada.put('/permission/999999', { name: 'x' })).status).toBe(404);
+    expect((await tom.put(`/permission/${created.id}`, { name: 'mine now' })).status).toBe(403); // not above ops
+    // a user's object: inherit is the user's inherit_group_permissions
+    const otto = expectStatus(await ada.post('/permission', { user: { id: ops.userId }, zone: { create: true } }), 201).body.permission;
+    expect(otto.inherit).toBe(false);
+    expect(expectStatus(await ada.put(`/permission/${otto.id}`, { inherit: true }), 200).body.permission.inherit).toBe(true);
+    expect(expectStatus(await ada.get(`/user/${ops.userId}`), 200).body.user.inherit_group_permissions).toBe(true);
+    // tom (his own object: change users, create zones) may not give lars a right he lacks
+    const lars = expectStatus(await ada.get('/permission?gid=' + team.groupId + '&include_subgroups=true'), 200).body.permission
+      .find((p: Json) => p.user.id !== undefined && p.user.id !== team.userId && p.user.id !== ullaId && p.deleted === false);
+    const widened = await tom.put(`/permission/${lars.id}`, { zone: { delete: true } });
+    expect(widened.status).toBe(403);
+    expect(widened.body.message).toBe('You may not change these permissions: it would allow what your own permissions do not: zone_delete');
+    expectStatus(await tom.put(`/permission/${lars.id}`, { name: 'lars', zone: { create: false } }), 200);
+  });
+});
+
 describe('refused input', () => {
   it('needs a user or a group; ids and flags are typed; unknown fields are a 400', async () => {
     expect((await ada.post('/permission', { name: 'nobody' })).status).toBe(400);

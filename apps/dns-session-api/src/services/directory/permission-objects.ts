@@ -21,7 +21,7 @@ import { findGroupById, findGroupChain, updateGroup } from '../../queries/groups
 import { findLiveNameserversByIds, type NameserverRow } from '../../queries/nameservers';
 import {
   findLivePermissionsInGroups, findLivePermissionsOf, findPermissionById, insertPermission, markPermissionDeleted,
-  PERMISSION_FLAGS, type PermissionFlag, type PermissionRow,
+  PERMISSION_FLAGS, updatePermissionRow, type PermissionFlag, type PermissionFlags, type PermissionRow,
 } from '../../queries/permissions';
 import { findUserById, updateUser } from '../../queries/users';
 import { serializeGroup, serializePermission } from '../../serialize';
@@ -120,15 +120,17 @@ export interface PermissionInput {
   zonerecord?: { create?: boolean; write?: boolean; delete?: boolean; delegate?: boolean };
 }
 
-function flagsOf(input: PermissionInput): Record<PermissionFlag, boolean> {
-  const pick = (section: Record<string, unknown> | undefined, key: string) => section?.[key] === true;
-  const out = {} as Record<PermissionFlag, boolean>;
+/** The flags an input gives; those it leaves out keep `base`'s value (a change), or are false (a new object, as NicTool). */
+function flagsOf(input: PermissionInput, base?: PermissionFlags): PermissionFlags {
+  const out = {} as PermissionFlags;
   for (const flag of PERMISSION_FLAGS) {
-    if (flag === 'self_write') out[flag] = input.self_write === true;
+    let given: unknown;
+    if (flag === 'self_write') given = input.self_write;
     else {
       const at = flag.lastIndexOf('_');
-      out[flag] = pick(input[flag.slice(0, at) as keyof PermissionInput] as Record<string, unknown> | undefined, flag.slice(at + 1));
+      given = (input[flag.slice(0, at) as keyof PermissionInput] as Record<string, unknown> | undefined)?.[flag.slice(at + 1)];
     }
+    out[flag] = typeof given === 'boolean' ? given : (base?.[flag] ?? false);
   }
   return out;
 }
@@ -234,6 +236,48 @@ export async function createPermission(deps: Deps, caller: Caller, input: Permis
     const row = (await findPermissionById(trx, id))!;
     await deps.audit.record(trx, { actor: caller, objectType: 'permission', objectId: id, action: 'create', before: null, after: serializePermission(row) });
     return row;
+  });
+}
+
+/**
+ * PUT /permission/<id> (NicTool HEAD): name, flags, `inherit` (a user's object: the user's inherit_group_permissions)
+ * and `nameserver.usable` change; what is left out stays. The object's group or user cannot change. The same rules
+ * as for a new object: nobody changes the one that limits them, nor gives rights their own object lacks.
+ */
+export async function updatePermission(deps: Deps, caller: Caller, id: number, input: PermissionInput): Promise<PermissionRow> {
+  return deps.db.transaction().execute(async (trx) => {
+    const row = await findPermissionById(trx, id, { lock: true });
+    if (!row || row.deleted_at) throw notFound('Permission not found');
+    if ((input.user?.id !== undefined && input.user.id !== row.user_id) || (input.group?.id !== undefined && input.group.id !== row.owner_group_id)) {
+      throw badRequest('The group or user of a permission object cannot change: delete it and create another');
+    }
+    await assertMayManage(trx, caller, { groupId: row.owner_group_id, userId: row.user_id });
+    const now = deps.clock.now();
+    const flags = flagsOf(input, row);
+    await assertWithinOwn(trx, caller, row, { ...row, ...flags }, 'change these permissions');
+    let usable: number[] | undefined;
+    if (row.user_id === null && input.nameserver?.usable !== undefined) {
+      const group = (await findGroupById(trx, row.owner_group_id, { lock: true }))!;
+      const after = await updateGroup(trx, group.id, { usableNs: await checkUsableNs(trx, group.parent_id, input.nameserver.usable) }, now);
+      await deps.audit.record(trx, { actor: caller, objectType: 'group', objectId: group.id, action: 'update', before: serializeGroup(group), after: serializeGroup(after!) });
+    } else if (row.user_id !== null && input.nameserver?.usable !== undefined) {
+      usable = [...new Set(input.nameserver.usable)];
+    }
+    let inherit: boolean | undefined;
+    if (typeof input.inherit === 'boolean') {
+      if (row.user_id === null) inherit = input.inherit;
+      else {
+        const user = (await findUserById(trx, row.user_id, { lock: true }))!;
+        if (input.inherit !== user.inherit_group_permissions) {
+          await assertInheritChangeAllowed(trx, caller, user, input.inherit);
+          await updateUser(trx, user.id, { inheritGroupPermissions: input.inherit }, now);
+        }
+      }
+    }
+    await updatePermissionRow(trx, id, { ...flags, ...(input.name !== undefined ? { name: input.name ?? '' } : {}), inherit, usable_ns: usable }, now);
+    const after = (await findPermissionById(trx, id))!;
+    await deps.audit.record(trx, { actor: caller, objectType: 'permission', objectId: id, action: 'update', before: serializePermission(row), after: serializePermission(after) });
+    return after;
   });
 }
 
