@@ -7,7 +7,7 @@ import { createPermission, deletePermission, getPermission, listPermissions, upd
 import { deletedFlag, gidQuery, subgroupsFlag } from './dns-inputs';
 import { errorExamples } from './examples';
 
-// NicTool's permission objects (GET/POST/DELETE /permission[/<id>]), in NicTool's v3 shape.
+// NicTool's permission objects (GET/POST/PUT/DELETE /permission[/<id>]), in NicTool's v3 shape.
 
 const flag = z.boolean().optional();
 const crud = { create: flag, write: flag, delete: flag };

@@ -116,6 +116,19 @@ it('NicTool\'s POST /group {parent_gid: 0, name} makes a top-level group without
   expect(expectStatus(await nina.get(`/group/${res.body.group.id}`), 200).body.group.name).toBe('nictool-client.example');
 });
 
+it('RRSIG, NSEC, NSEC3 and NSEC3PARAM are refused as the signer\'s, by the record routes and in zone files (issue 38.4)', async () => {
+  const zone = await newZone(admin);
+  for (const type of ['RRSIG', 'NSEC', 'NSEC3', 'NSEC3PARAM']) {
+    const res = await admin.post('/zone_record', { zid: zone.id, owner: '@', type });
+    expect(res.status).toBe(400);
+    expect(res.body.message).toBe(`Invalid zone record: type (type): ${type} records are made by the DNSSEC signer when a zone is signed (turn on dnssec for the zone), not entered`);
+  }
+  const zonefile = ['$TTL 300', '@ SOA ns1.example.net. hostmaster 1 2 3 4 5', 'www A 192.0.2.1', 'www NSEC next.example. A RRSIG NSEC'].join('\n');
+  const imported = await admin.post('/zone/import', { zone: 'signed-import.example.', zonefile });
+  expect(imported.status).toBe(400);
+  expect(imported.body.message).toMatch(/line 4: NSEC records are made by the DNSSEC signer when a zone is signed/);
+});
+
 it('the OpenAPI document says where the API differs from NicTool on purpose', async () => {
   const doc = expectStatus(await t.client().get('/documentation/openapi.json'), 200).body;
   expect(doc.info.description).toContain('**Coming from NicTool**');
