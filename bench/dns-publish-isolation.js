@@ -9,7 +9,9 @@
 // (and is waited for) before the next round. Reports p50, p95 and max per nameserver kind, beside the same change
 // measured first with nothing else publishing (the machine's load moves both), and the event loop's delays.
 //
-//   pnpm run build, then: node bench/dns-publish-isolation.js [--records 100000] [--rounds 3]
+// Last, --big-changes (default 5) changes of one record inside the big zone, timed until each nameserver has it.
+//
+//   pnpm run build, then: node bench/dns-publish-isolation.js [--records 100000] [--rounds 3] [--big-changes 5]
 // BENCH_APP_DIST=<dir> runs another build of the app's dist (e.g. the commit before a change).
 // Needs pdns-server, pdns-backend-sqlite3, sqlite3, named and dig. A fresh database on TEST_DATABASE_URL's server.
 'use strict';
@@ -139,6 +141,7 @@ include "${zonesDir}/keyzone-zones.conf";
 async function main() {
   const records = arg('records', 100000);
   const rounds = arg('rounds', 3);
+  const bigChanges = arg('big-changes', 5);
   const { loadDnsConfig } = require('@keyzone/config');
   const { createTestDatabase } = require('@keyzone/db/testing');
   const { createLogger } = require(require.resolve('@keyzone/logging', { paths: [APP_DIR] }));
@@ -229,11 +232,29 @@ async function main() {
       console.log(`round ${round + 1}: PUT /zone/<big> answered in ${putSeconds.toFixed(2)} s, the ${records}-record zone served by both after ${published.toFixed(1)} s; samples so far ${small.map((s) => `${s.kind} ${s.latencies.length}`).join(', ')}`);
     }
     stalls.disable();
+
+    // A change of one record inside the big zone (the issue's "+1 record"): how long until each nameserver has it.
+    await request(base, 'PUT', `/zone/${big.id}`, { cookie, json: { nameservers: [ns1.id, ns2.id] } });
+    await until(bigServed, 900_000, 'the big zone on both', 100);
+    const bigRecord = (await request(base, 'GET', `/zone/${big.id}/records?search=h0.big.example`, { cookie })).json.zone_record
+      .find((r) => r.owner === 'h0.big.example.');
+    const inBig = { PowerDNS: [], BIND: [] };
+    for (let i = 0; i < bigChanges; i++) {
+      const address = `10.200.0.${i + 1}`;
+      const start = process.hrtime.bigint();
+      await request(base, 'PUT', `/zone_record/${bigRecord.id}`, { cookie, json: { address } });
+      await Promise.all([['PowerDNS', pdns.dnsPort], ['BIND', bind.dnsPort]].map(async ([kind, port]) => {
+        await until(async () => (await dig(port, 'h0.big.example.', 'A')) === address, 900_000, `${kind} big change ${i}`);
+        inBig[kind].push(Number(process.hrtime.bigint() - start) / 1e6);
+      }));
+    }
     console.log(`event loop of the process (app and bench): delay p99 ${(stalls.percentile(99) / 1e6).toFixed(0)} ms, max ${(stalls.max / 1e6).toFixed(0)} ms`);
     for (const s of small) {
       const quiet = idle.get(s.kind);
       console.log(`${s.kind}: the same change with nothing else publishing, ${quiet.length} changes: p50 ${percentile(quiet, 50).toFixed(1)} ms, p95 ${percentile(quiet, 95).toFixed(1)} ms`);
       const xs = s.latencies;
+      const own = inBig[s.kind];
+      if (own.length) console.log(`${s.kind}: one record changed in the ${records}-record zone, ${own.length} changes: p50 ${percentile(own, 50).toFixed(1)} ms, max ${Math.max(...own).toFixed(1)} ms`);
       console.log(`${s.kind}: unrelated change to dig answer while the big zone publishes, ${xs.length} changes: p50 ${percentile(xs, 50).toFixed(1)} ms, p95 ${percentile(xs, 95).toFixed(1)} ms, max ${Math.max(...xs).toFixed(1)} ms`);
     }
   } finally {

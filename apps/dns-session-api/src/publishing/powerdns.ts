@@ -209,6 +209,10 @@ async function applySigning(target: PowerDnsTarget, name: string, { dnssec, nsec
     const removed = await api(target, 'DELETE', `${path}/cryptokeys/${key.id}`);
     if (removed.status !== 204 && removed.status !== 404) throw failure(`refused to delete key ${key.id} of ${name}`, removed);
   }
+  // An unsigned zone needs no rectify, and with api_rectify on PowerDNS rectifies the whole zone after every PATCH
+  // (0.8 s for one RRset in a 100,000-record zone, against 4 ms): off, also for zones created on before issue 38.
+  // Best effort, as the keys above: the zone is served right either way.
+  await api(target, 'PUT', path, { api_rectify: false }).catch(() => undefined);
 }
 
 export async function removeFromPowerDns(target: PowerDnsTarget, zoneName: string): Promise<void> {
