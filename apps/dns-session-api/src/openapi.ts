@@ -14,12 +14,14 @@ export const COMING_FROM_NICTOOL = [
   'a deleted object is a 404 (NicTool answers 204), and `?deleted=true` finds only deleted ones',
   'after `DELETE /session` the cookie is dead server-side: the next request is a 401',
   'errors always have one shape, `{statusCode, error, message}` (a bad login too, which NicTool answers with `{err}`)',
-  'permissions follow the group tree and are enforced; a login name `user@group` means one user (group names are unique)',
+  'permissions follow the group tree and are enforced, with NicTool\'s permission objects (`/permission`) as limits within it; a login name `user@group` means one user (group names are unique)',
+  '`POST /permission` ignores an `id` (Keyzone gives one); a second live object for the same group or user is a 409',
   'TXT data is read back as text plus `strings` (each character-string exactly); send `"quoted" "strings"` to set them exactly',
   'a zone\'s `serial` never goes backwards: a smaller one is a 400',
   'lists are pages: 100 items unless `limit` says otherwise (at most 1000; NicTool returns up to 1000), and `meta.pagination` (`total`, `filtered`, `limit`, `offset`) tells a client that more exist',
   'unknown fields in a body or a query string are a 400 (NicTool ignores them)',
-  'a top-level group (`parent_gid: 0`) is made only by an administrator of a top-level group, and objects go only into a live group',
+  'a top-level group (`parent_gid: 0`) is made only by an administrator of a top-level group, and objects go only into a live group; ' +
+    'without `admin` (NicTool\'s request) nobody manages it until `create-user --group <name> --admin` gives it an administrator',
   'a record sent without `ttl` takes the TTL of its RRset, or else the zone\'s',
 ];
 
