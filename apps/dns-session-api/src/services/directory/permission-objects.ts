@@ -11,7 +11,8 @@
 //   delegation of single objects across groups).
 // An object limits the users it applies to, so nobody writes the one that applies to themselves or their own
 // group: a group's is written by an administrator above it, a user's by an administrator of a group at or above
-// theirs (not the user), and no flag may be granted that its writer's own object does not have.
+// theirs (not the user), and no change (a flag granted, an object deleted, a user switched to the other object)
+// may give anyone a right that its writer's own object does not have.
 import { isUniqueViolation } from '@keyzone/db';
 import type { Deps } from '../../deps';
 import { badRequest, conflict, forbidden, notFound } from '../../errors';
