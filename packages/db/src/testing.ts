@@ -10,6 +10,7 @@ import { connect, withAuthNamespace } from './connect';
 import { migrateAuth, migrateDns } from './migrate';
 import { LazyPGliteDialect } from './pglite-dialect';
 import { clonePGlite, pgliteTemplate } from './test-support/pglite-template';
+import { postgresTemplate } from './test-support/postgres-template';
 
 export { startTcpProxy, type TcpProxy } from './test-support/tcp-proxy';
 
@@ -140,7 +141,9 @@ function dropLeftoverDatabases(): Promise<void> {
 async function createPostgresDatabase(options: CreateTestDatabaseOptions): Promise<TestDatabase> {
   await dropLeftoverDatabases();
   const name = `${TEST_DB_PREFIX}${Math.floor(Date.now() / 1000).toString(36)}_${randomBytes(6).toString('hex')}`;
-  await adminQuery(`create database ${name}`);
+  const template = await migratedTemplate(options);
+  if (template) await adminQuery(`create database ${name} template ${template}`);
+  else await adminQuery(`create database ${name}`);
   const url = new URL(poolerUrl() ?? serverUrl());
   url.pathname = `/${name}`;
   // Through a transaction-mode pooler (TEST_POOLER_URL), the apps see the hint every pooled deployment gives.
@@ -151,12 +154,28 @@ async function createPostgresDatabase(options: CreateTestDatabaseOptions): Promi
     await adminQuery(`drop database if exists ${name} with (force)`);
   };
   try {
+    // A clone is migrated already; this only confirms it (one query) or, without a template, does the work.
     await runMigrations(db, options);
   } catch (err) {
     await destroy();
     throw err;
   }
   return { kind: 'postgres', url: url.toString(), db, destroy };
+}
+
+/**
+ * The migrated template to clone (test-support/postgres-template.ts), or undefined for an empty database, or when
+ * TEST_DATABASE_TEMPLATES=false (e.g. a server where the test user may not create templates).
+ */
+async function migratedTemplate(options: CreateTestDatabaseOptions): Promise<string | undefined> {
+  if (options.migrate === 'none' || process.env.TEST_DATABASE_TEMPLATES === 'false') return undefined;
+  const namespaced = options.migrate === 'auth' && options.authNamespace;
+  return postgresTemplate({
+    kind: namespaced ? `auth_${options.authNamespace}` : options.migrate,
+    sources: [options.migrate],
+    migrate: (db) => runMigrations(db, options),
+    serverUrl: serverUrl(),
+  });
 }
 
 // ---- PGlite -----------------------------------------------------------------------------------

@@ -75,8 +75,9 @@ export async function clonePGlite(template: string): Promise<{ dir: string; pg: 
   }
 }
 
-async function sourceHash(sources: Array<'auth' | 'dns'>): Promise<string> {
-  const h = createHash('sha256').update(`pglite ${pgliteVersion()}\n`);
+/** The migration runner's and `sources`' migration files, hashed: a template is rebuilt when one changes. */
+export async function sourceHash(sources: Array<'auth' | 'dns'>, engine = `pglite ${pgliteVersion()}`): Promise<string> {
+  const h = createHash('sha256').update(`${engine}\n`);
   // The runner too (bookkeeping table names), from src/ under jest or dist/ otherwise.
   for (const runner of ['migrate.ts', 'migrate.js']) {
     h.update(await readFile(path.join(__dirname, '..', runner)).catch(() => ''));
