@@ -261,3 +261,19 @@ export interface DnsPermissionsTable {
 export interface DnsDatabase {
   'dns.permissions': DnsPermissionsTable;
 }
+
+// --- Zone delegations across groups (migration 202611282300_zone_delegations) ---
+export interface DnsZoneDelegationsTable {
+  id: Generated<number>;
+  zone_id: number;                           // the live zone whose namespace is shared
+  name: string;                              // the zone allowed above or below it (absolute, lowercase)
+  group_id: number;                          // the group that may hold that zone
+  allowed_by: number;                        // the administrator who allowed it
+  created_at: Date;
+  deleted_by: number | null;
+  deleted_at: Date | null;
+}
+
+export interface DnsDatabase {
+  'dns.zone_delegations': DnsZoneDelegationsTable;
+}
