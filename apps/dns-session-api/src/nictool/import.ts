@@ -7,10 +7,11 @@
 import type { DnsConfig } from '@keyzone/config';
 import type { Deps } from '../deps';
 import { enqueuePublish } from '../publishing/queue';
-import { defaultMailbox, mailboxToRname, MAX_SERIAL, normalizeName, SOA_DEFAULTS } from '../dns';
+import { defaultMailbox, mailboxToRname, MAX_SERIAL, normalizeName, SOA_DEFAULTS, type ZoneRecord } from '../dns';
 import type { Db } from '../queries/db';
 import { checkNameserverFields } from '../services/zones/nameservers';
 import { checkZoneFields } from '../services/zones/zones';
+import { childZoneGuard, zonePlacementConflict } from '../services/zones/zone-tenancy';
 import { EXPORT_TYPES, nicToolPasswordScheme, refusal } from './mappings';
 import { selectZoneRecords } from './zone-records';
 import type { ImportSummary, Kind } from './summary';
@@ -19,8 +20,12 @@ import type { NicToolSource, NtGroup, NtNameserver, NtUser, NtZone } from './sou
 export async function importNicTool(
   deps: Pick<Deps, 'db' | 'clock'>,
   source: NicToolSource,
-  /** `publish`: publish.yml when publishing is on: each imported live zone is queued for its nameservers. */
-  options: { dryRun: boolean; publish?: DnsConfig['publish'] },
+  /**
+   * `publish`: publish.yml when publishing is on: each imported live zone is queued for its nameservers.
+   * `allowCrossGroupZones`: import a zone above or below a live zone of a group outside its own group's subtree
+   * (NicTool allowed it; Keyzone's API refuses it without an administrator's delegation) instead of skipping it.
+   */
+  options: { dryRun: boolean; publish?: DnsConfig['publish']; allowCrossGroupZones?: boolean },
 ): Promise<ImportSummary> {
   const summary: ImportSummary = {
     dryRun: options.dryRun,
@@ -29,7 +34,7 @@ export async function importNicTool(
     notes: [],
   };
   const run = async (db: Db) => {
-    const importer = new Importer(db, deps.clock.now(), summary, options.publish?.enabled ? options.publish : undefined);
+    const importer = new Importer(db, deps.clock.now(), summary, options.publish?.enabled ? options.publish : undefined, options.allowCrossGroupZones ?? false);
     await importer.groups(await source.groups());
     await importer.users(await source.users());
     await importer.nameservers(await source.nameservers());
@@ -63,6 +68,7 @@ class Importer {
     private readonly now: Date,
     private readonly summary: ImportSummary,
     private readonly publish: DnsConfig['publish'] | undefined,
+    private readonly allowCrossGroupZones: boolean,
   ) {}
 
   private note(kind: Kind | 'record', nictoolId: number, name: string, reason: string): void {
@@ -254,7 +260,27 @@ class Importer {
           this.note('zone', zone.id, name, 'a live zone of that name exists; not imported (nor its records)');
           return;
         }
+        // The API's tenancy rule, with the zone's group as the one creating it (a deleted zone is checked when restored).
+        const crossGroup = await zonePlacementConflict(db, { groupId }, { name, groupId });
+        if (crossGroup && !this.allowCrossGroupZones) {
+          this.note('zone', zone.id, name, `${crossGroup}; not imported (nor its records); --allow-cross-group-zones imports it`);
+          return;
+        }
+        if (crossGroup) this.note('zone', zone.id, name, `${crossGroup}; imported as --allow-cross-group-zones asks`);
       }
+      // Records at or below a live zone Keyzone holds of its own belong to that zone (NS, DS and glue aside).
+      const guard = await childZoneGuard<ZoneRecord>(db, name);
+      const belowChild = new Map<ZoneRecord, string>();
+      for (const { record, deleted } of records) {
+        const reason = deleted ? undefined : guard.check(record);
+        if (reason) belowChild.set(record, reason);
+      }
+      for (const { record, reason } of guard.finish()) belowChild.set(record, reason);
+      const kept = records.filter((entry) => {
+        const reason = belowChild.get(entry.record);
+        if (reason) this.note('record', entry.nictoolId, `${entry.record.owner} ${entry.record.type} in ${name}`, `${reason}; not imported`);
+        return !reason;
+      });
       const serial = zone.serial !== null && zone.serial >= 0 && zone.serial <= MAX_SERIAL ? zone.serial : 0;
       const row = await db
         .insertInto('dns.zones')
@@ -273,10 +299,10 @@ class Importer {
           .values(nameserverIds.map((id, position) => ({ zone_id: row.id, nameserver_id: this.ids.nameserver.get(id) as number, position })))
           .execute();
       }
-      if (records.length > 0) {
+      if (kept.length > 0) {
         await db
           .insertInto('dns.zone_records')
-          .values(records.map(({ record, description, deleted }) => ({
+          .values(kept.map(({ record, description, deleted }) => ({
             zone_id: row.id, owner: record.owner, type: record.type, ttl: record.ttl, rdata: JSON.stringify(record.rdata), description,
             deleted_at: deleted ? this.now : null, created_at: this.now, updated_at: this.now,
           })))
@@ -285,7 +311,7 @@ class Importer {
       await this.remember(db, 'zone', zone.id, row.id);
       // With publishing on, the zone goes out to its nameservers like any change (in the same transaction).
       if (this.publish && !zone.deleted) await enqueuePublish(db, this.publish, row.id, this.now);
-      this.summary.imported.record += records.length;
+      this.summary.imported.record += kept.length;
     });
   }
 }

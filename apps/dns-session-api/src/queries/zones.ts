@@ -198,3 +198,22 @@ export async function findLiveZonesInGroups(db: Db, groupIds: number[], filter: 
   if (filter.name) query = query.where('name', '=', filter.name);
   return (await query.orderBy('name').execute()).map(toRow);
 }
+
+/** The live zones at these names (a name's ancestors), share-locked: a record write into one waits for this transaction. */
+export async function findLiveZonesNamed(db: Db, names: string[], options: { share?: boolean } = {}): Promise<ZoneRow[]> {
+  if (names.length === 0) return [];
+  let query = db.selectFrom('dns.zones').select(columns).where('name', 'in', names).where('deleted_at', 'is', null);
+  if (options.share) query = query.forShare();
+  return (await query.orderBy('id').execute()).map(toRow);
+}
+
+/** The live zones strictly below `name` (names are lowercase host labels, so a suffix is a label boundary after "."). */
+export async function findLiveZonesBelow(db: Db, name: string): Promise<ZoneRow[]> {
+  const suffix = name === '.' ? '.' : `.${name}`;
+  // reverse(name) like 'reversed suffix%' uses zones_live_reversed_name_idx; "_" and "\" are LIKE's, escaped.
+  const pattern = `${[...suffix].reverse().join('').replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const rows = await db.selectFrom('dns.zones').select(columns)
+    .where(sql<boolean>`reverse(name) like ${pattern}`).where('deleted_at', 'is', null)
+    .orderBy('name').execute();
+  return rows.map(toRow);
+}

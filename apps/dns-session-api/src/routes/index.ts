@@ -10,6 +10,7 @@ import { sessionRoutes } from './session';
 import { statusRoutes } from './status';
 import { userIdentityRoutes } from './user-identities';
 import { userRoutes } from './users';
+import { zoneDelegationRoutes } from './zone-delegations';
 import { zoneRecordRoutes } from './zone-records';
 import { zoneRoutes } from './zones';
 
@@ -22,6 +23,7 @@ export const routeFamilies: RouteFamily[] = [
   permissionRoutes,
   nameserverRoutes,
   zoneRoutes,
+  zoneDelegationRoutes,
   zoneRecordRoutes,
   healthRoutes,
   statusRoutes,

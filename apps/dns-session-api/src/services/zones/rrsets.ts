@@ -6,6 +6,7 @@ import {
   isInZone, isRecordType, normalizeName, unsupportedTypeReason, rdataFromBind, rdataKey, rrsetsOf, validateRecord, type PowerDnsRRset, type ZoneRecord,
 } from '../../dns';
 import { tokenize } from '../../dns/bind/tokenize';
+import { ApiError } from '../../errors';
 import type { Db } from '../../queries/db';
 import { findSubtreeGroupIds } from '../../queries/group-tree';
 import { findLiveZoneRecords, findRecordsNear, insertZoneRecord, updateZoneRecord, type ZoneRecordRow } from '../../queries/zone-records';
@@ -16,6 +17,7 @@ import { assertGroupAccess } from '../directory/permissions';
 import { assertRecordQuota } from './quotas';
 import { checkRecordChange, toZoneRecord } from './zone-rules';
 import { bumpSerial, lockZoneForChange } from './zones';
+import { assertOutsideChildZones } from './zone-tenancy';
 
 export interface RrsetChange {
   name: string;
@@ -132,6 +134,9 @@ export async function patchRrsets(deps: Deps, tc: TokenCaller, zoneName: string,
     let changed = false;
     for (const change of changes) {
       const { deletes, retimes, inserts } = await plan(trx, tc, zone, change);
+      await assertOutsideChildZones(trx, zone, inserts, inserts).catch((err: unknown) => {
+        throw err instanceof ApiError ? unprocessable(err.message) : err;
+      });
       await assertRecordQuota(trx, deps.config.quotas, zone.id, inserts.length - deletes.length);
       const record = async (objectId: number, action: 'create' | 'update' | 'delete', before: ZoneRecordRow | null, after: ZoneRecordRow | null) =>
         deps.audit.record(trx, {

@@ -18,6 +18,7 @@ import { assertGroupAccess, assertGroupUsableForNewObject, canUseNameserverOf } 
 import { invalidZoneFile } from './dns-errors';
 import { toZoneRecord } from './zone-rules';
 import { checkZoneFields, duplicateZone } from './zones';
+import { assertZonePlacement, childZoneGuard } from './zone-tenancy';
 
 export async function exportZoneFile(deps: Deps, caller: Caller, zoneId: number): Promise<{ name: string; text: string }> {
   const zone = await findZoneById(deps.db, zoneId);
@@ -63,12 +64,15 @@ export async function importZoneFile(deps: Deps, caller: Caller, input: ImportIn
     };
     await assertGroupUsableForNewObject(trx, caller, groupId).catch(answerBadFileFirst);
     await assertZoneQuota(trx, deps.config.quotas, groupId);
+    await assertZonePlacement(trx, caller, { name, groupId });
     const zone: ZoneRow = await insertZone(trx, {
       group_id: groupId, name, description: input.description ?? '', mailaddr: defaultMailbox(name), serial: 0,
       refresh: SOA_DEFAULTS.refresh, retry: SOA_DEFAULTS.retry, expire: SOA_DEFAULTS.expire, minimum: SOA_DEFAULTS.minimum, ttl: SOA_DEFAULTS.ttl,
     }, now).catch(answerBadFileFirst);
 
     const countTowardsQuota = await importRecordQuota(trx, deps.config.quotas, name);
+    const childZones = await childZoneGuard<ZoneRecord & { line: number }>(trx, name);
+    const belowChild = (line: number, reason: string) => invalidZoneFile([{ line, message: reason }]);
     const apexNs: ZoneRecord[] = [];
     let batch: ZoneRecord[] = [];
     let stored = 0;
@@ -80,6 +84,8 @@ export async function importZoneFile(deps: Deps, caller: Caller, input: ImportIn
     const parsed = await importZone(input.zone, input.zonefile, {
       onRecord: async (record) => {
         countTowardsQuota(record);
+        const inChild = childZones.check(record);
+        if (inChild) throw belowChild(record.line, inChild);
         if (record.type === 'NS' && record.owner === name) apexNs.push(record);
         batch.push(record);
         if (batch.length >= INSERT_BATCH) await flush();
@@ -87,6 +93,8 @@ export async function importZoneFile(deps: Deps, caller: Caller, input: ImportIn
     });
     await flush();
     if (parsed.errorCount > 0 || !parsed.soa) throw invalidZoneFile(parsed.errors, parsed.errorCount);
+    const glue = childZones.finish()[0];
+    if (glue) throw belowChild(glue.record.line, glue.reason);
     const { soa } = parsed;
 
     // Apex NS → assignments of nameservers the caller may use, in file order.

@@ -17,6 +17,7 @@ import { invalidInput } from './dns-errors';
 import { checkRecordChange, rrsetTtl, toZoneRecord } from './zone-rules';
 import { assertRecordQuota } from './quotas';
 import { bumpSerial, lockZoneForChange } from './zones';
+import { assertOutsideChildZones } from './zone-tenancy';
 
 /** What GET /zone_record sorts by (sort_by). */
 export const RECORD_SORT_KEYS = Object.keys(RECORD_SORT_COLUMNS) as [RecordListFilter['sortBy'], ...RecordListFilter['sortBy'][]];
@@ -82,6 +83,7 @@ export async function createZoneRecord(
     await assertRecordQuota(trx, deps.config.quotas, zone.id, 1);
     const nameservers = (await findZoneNameservers(trx, [zone.id])).get(zone.id) ?? [];
     const record = await buildRecord(trx, zone, { owner: input.owner, type: input.type, ttl: input.ttl, rdata: input.rdata });
+    await assertOutsideChildZones(trx, zone, [record]);
     await checkRecordChange(trx, zone, nameservers, { add: record });
     const now = deps.clock.now();
     const row = await insertZoneRecord(trx, { zone_id: zone.id, ...record, description: input.description ?? '' }, now);
@@ -109,6 +111,7 @@ export async function changeZoneRecord(deps: Deps, caller: Caller, id: number, i
     const record = await buildRecord(trx, zone, {
       owner: input.owner ?? before.owner, type, ttl: input.ttl ?? (input.owner || input.type ? undefined : before.ttl), rdata,
     }, id);
+    await assertOutsideChildZones(trx, zone, [record]);
     const nameservers = (await findZoneNameservers(trx, [zone.id])).get(zone.id) ?? [];
     // A TTL given explicitly is the RRset's new TTL: the other records of the set follow it.
     const siblings = input.ttl === undefined || restoring

@@ -18,6 +18,7 @@ import { assertGroupAccess, assertGroupUsableForNewObject, assertNameserverUsabl
 import { invalidInput } from './dns-errors';
 import { assertZoneQuota } from './quotas';
 import { checkNameserverChange } from './zone-rules';
+import { assertZonePlacement } from './zone-tenancy';
 
 export interface ZoneInput {
   gid?: number;
@@ -134,9 +135,10 @@ export async function createZone(deps: Deps, caller: Caller, input: ZoneInput & 
   return deps.db.transaction().execute(async (trx) => {
     await assertGroupUsableForNewObject(trx, caller, groupId);
     await assertZoneQuota(trx, deps.config.quotas, groupId);
+    const name = fields.name as string;
+    await assertZonePlacement(trx, caller, { name, groupId });
     const nameservers = await resolveNameservers(trx, caller, input.nameservers ?? [], groupId);
     const now = deps.clock.now();
-    const name = fields.name as string;
     const zone = await insertZone(trx, {
       group_id: groupId, name, description: fields.description ?? '', mailaddr: fields.mailaddr ?? defaultMailbox(name),
       serial: input.serial ?? nextSerial(0, now), refresh: fields.refresh ?? SOA_DEFAULTS.refresh, retry: fields.retry ?? SOA_DEFAULTS.retry,
@@ -181,6 +183,8 @@ export async function changeZone(deps: Deps, caller: Caller, id: number, input: 
       // so a concurrent DELETE /group counts it; a deleted group is a 404.
       await assertGroupUsableForNewObject(trx, caller, input.gid ?? before.group_id);
       if (input.gid !== undefined) fields.group_id = input.gid;
+      // Someone may have created a zone above or below it meanwhile; a group it moves to needs the same right.
+      await assertZonePlacement(trx, caller, { name: before.name, groupId: input.gid ?? before.group_id, zoneId: id });
     }
     const nsBefore = (await findZoneNameservers(trx, [id])).get(id) ?? [];
     const nameservers = input.nameservers ? await resolveNameservers(trx, caller, input.nameservers, input.gid ?? before.group_id) : nsBefore;
