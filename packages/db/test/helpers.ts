@@ -15,10 +15,14 @@ export const AUTH_MIGRATIONS = [
   '202611270100_saml_sso',
   '202611270200_webauthn',
   '202611280300_oauth_server',
+  '202611290100_custom_oauth_providers',
+  '202611300100_web3_nonces',
+  '202611300200_mfa_recovery_codes',
 ];
 
 export const AUTH_TABLES = [
   'audit_log_entries',
+  'custom_oauth_providers',
   'email_send_log',
   'flow_state',
   'identities',
@@ -28,6 +32,7 @@ export const AUTH_TABLES = [
   'mfa_amr_claims',
   'mfa_challenges',
   'mfa_factors',
+  'mfa_recovery_codes',
   'oauth_authorizations',
   'oauth_clients',
   'oauth_consents',
@@ -41,6 +46,7 @@ export const AUTH_TABLES = [
   'sso_domains',
   'sso_providers',
   'users',
+  'web3_nonces',
   'webauthn_challenges',
   'webauthn_credentials',
 ];

@@ -13,7 +13,7 @@ export type Timestamp = ColumnType<Date, Date | string, Date | string>;
 export type CreatedAt = ColumnType<Date, Date | string | undefined, Date | string>;
 
 export type AalLevel = 'aal1' | 'aal2' | 'aal3';
-export type FactorType = 'totp' | 'webauthn' | 'phone';
+export type FactorType = 'totp' | 'webauthn' | 'phone' | 'recovery_code';
 export type FactorStatus = 'unverified' | 'verified';
 export type CodeChallengeMethod = 's256' | 'plain';
 export type OneTimeTokenType =
@@ -157,6 +157,24 @@ export interface MfaFactorsTable {
   web_authn_aaguid: string | null;
   last_webauthn_challenge_data: Jsonb | null;
   last_totp_step: string | number | null; // bigint
+  recovery_failed_attempts: Generated<number>; // wrong recovery codes since the last success or regeneration (202611300200)
+  recovery_locked_until: Timestamp | null;      // recovery code verification refused until then
+}
+
+/** One recovery code of a recovery_code factor: SHA-256 (hex) of its canonical form, used once (used_at). */
+export interface MfaRecoveryCodesTable {
+  id: Generated<string>;
+  factor_id: string;
+  code_hash: string;
+  created_at: CreatedAt;
+  used_at: Timestamp | null;
+}
+
+/** A nonce handed out by GET /web3/nonce; a Web3 sign-in deletes it (202611300100). */
+export interface Web3NoncesTable {
+  nonce: string;
+  created_at: CreatedAt;
+  expires_at: Timestamp;
 }
 
 export interface MfaChallengesTable {
@@ -365,6 +383,8 @@ export interface AuthDatabase {
   'auth.oauth_authorizations': OAuthAuthorizationsTable;
   'auth.oauth_consents': OAuthConsentsTable;
   'auth.custom_oauth_providers': CustomOAuthProvidersTable;
+  'auth.mfa_recovery_codes': MfaRecoveryCodesTable;
+  'auth.web3_nonces': Web3NoncesTable;
 }
 
 /** The OIDC discovery fields a custom provider keeps (GoTrue's OIDCDiscovery). */

@@ -17,6 +17,8 @@ import * as m202611270100 from './202611270100_saml_sso';
 import * as m202611270200 from './202611270200_webauthn';
 import * as m202611280300 from './202611280300_oauth_server';
 import * as m202611290100 from './202611290100_custom_oauth_providers';
+import * as m202611300100 from './202611300100_web3_nonces';
+import * as m202611300200 from './202611300200_mfa_recovery_codes';
 
 export const authMigrations: ReadonlyArray<readonly [string, AuthMigrationUp]> = [
   ['202611230200_core_tables', m202611230200.up],
@@ -33,6 +35,8 @@ export const authMigrations: ReadonlyArray<readonly [string, AuthMigrationUp]> =
   ['202611270200_webauthn', m202611270200.up],
   ['202611280300_oauth_server', m202611280300.up],
   ['202611290100_custom_oauth_providers', m202611290100.up],
+  ['202611300100_web3_nonces', m202611300100.up],
+  ['202611300200_mfa_recovery_codes', m202611300200.up],
 ];
 
 /** Migrations for one namespace (already validated), bound to its table names. */
