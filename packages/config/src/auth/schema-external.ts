@@ -1,6 +1,6 @@
 // External sign-in methods: email, phone, anonymous, and the 18 OAuth providers (EXTERNAL_<X>_*).
 import { PROVIDER_NAMES } from './schema';
-import type { ExternalConfig, ProviderConfig, ProviderName } from './schema';
+import type { ExternalConfig, ProviderConfig, ProviderName, Web3ChainConfig } from './schema';
 import type { EnvReader } from './env-reader';
 
 function readProvider(r: EnvReader, name: ProviderName): ProviderConfig {
@@ -51,6 +51,14 @@ function readIdTokenIssuers(r: EnvReader): { allowedIdTokenIssuers: string[]; cl
   return { allowedIdTokenIssuers, clientIds };
 }
 
+/** Sign in with Ethereum / Solana (grant_type=web3), GoTrue's EXTERNAL_WEB3_<CHAIN>_* settings. */
+function readWeb3Chain(r: EnvReader, chain: 'ETHEREUM' | 'SOLANA'): Web3ChainConfig {
+  return {
+    enabled: r.bool(`EXTERNAL_WEB3_${chain}_ENABLED`) ?? false,
+    maximumValidityDuration: r.duration(`EXTERNAL_WEB3_${chain}_MAXIMUM_VALIDITY_DURATION`) ?? 600,
+  };
+}
+
 export function readExternal(r: EnvReader): ExternalConfig {
   const providers = {} as Record<ProviderName, ProviderConfig>;
   for (const name of PROVIDER_NAMES) providers[name] = readProvider(r, name);
@@ -62,5 +70,6 @@ export function readExternal(r: EnvReader): ExternalConfig {
     providers,
     allowedIdTokenIssuers,
     idTokenIssuerClientIds: clientIds,
+    web3: { ethereum: readWeb3Chain(r, 'ETHEREUM'), solana: readWeb3Chain(r, 'SOLANA') },
   };
 }

@@ -19,5 +19,9 @@ export function readMfa(r: EnvReader): MfaConfig {
     maxVerifiedFactors: r.int('MFA_MAX_VERIFIED_FACTORS', { min: 1 }) ?? 10,
     challengeExpiry: r.duration('MFA_CHALLENGE_EXPIRY_DURATION') ?? 300,
     rateLimitChallengeAndVerify: r.int('MFA_RATE_LIMIT_CHALLENGE_AND_VERIFY', { min: 0 }) ?? 15,
+    recoveryCodes: {
+      enrollEnabled: r.bool('MFA_RECOVERY_CODES_ENROLL_ENABLED') ?? false,
+      verifyEnabled: r.bool('MFA_RECOVERY_CODES_VERIFY_ENABLED') ?? false,
+    },
   };
 }

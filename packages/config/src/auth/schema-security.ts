@@ -60,5 +60,6 @@ export function readRateLimit(r: EnvReader): RateLimitConfig {
     otp: r.int('RATE_LIMIT_OTP', { min: 0 }) ?? 30,
     anonymousUsers: r.int('RATE_LIMIT_ANONYMOUS_USERS', { min: 0 }) ?? 30,
     sso: r.int('RATE_LIMIT_SSO', { min: 0 }) ?? 30,
+    web3: r.int('RATE_LIMIT_WEB3', { min: 0 }) ?? 30,
   };
 }

@@ -92,6 +92,13 @@ export interface ExternalConfig {
   allowedIdTokenIssuers: string[];     // ALLOWED_ID_TOKEN_ISSUERS: issuers accepted by grant_type=id_token with client_id + issuer
   idTokenIssuerClientIds: Record<string, string[]>; // ID_TOKEN_ISSUER_CLIENT_IDS: "<issuer>=<id>[ <id>…];…", the audiences
                                        // each allowed issuer's tokens must carry (required for every allowed issuer)
+  web3: { ethereum: Web3ChainConfig; solana: Web3ChainConfig };
+}
+
+export interface Web3ChainConfig {
+  enabled: boolean;                    // EXTERNAL_WEB3_ETHEREUM_ENABLED / EXTERNAL_WEB3_SOLANA_ENABLED, default false
+  maximumValidityDuration: number;     // EXTERNAL_WEB3_<CHAIN>_MAXIMUM_VALIDITY_DURATION seconds, default 600: how long
+                                       // after (or before) its Issued At a signed message is accepted; also a nonce's life
 }
 
 export interface PasswordConfig {
@@ -132,6 +139,7 @@ export interface RateLimitConfig {
   otp: number;                         // RATE_LIMIT_OTP per 5 min, default 30
   anonymousUsers: number;              // RATE_LIMIT_ANONYMOUS_USERS per hour, default 30
   sso: number;                         // RATE_LIMIT_SSO per 5 min (POST /sso), default 30
+  web3: number;                        // RATE_LIMIT_WEB3 per 5 min (grant_type=web3 and GET /web3/nonce), default 30
 }
 
 export interface SmtpConfig {
@@ -184,6 +192,7 @@ export interface MfaConfig {
   maxVerifiedFactors: number;          // MFA_MAX_VERIFIED_FACTORS, default 10
   challengeExpiry: number;             // MFA_CHALLENGE_EXPIRY_DURATION seconds, default 300
   rateLimitChallengeAndVerify: number; // MFA_RATE_LIMIT_CHALLENGE_AND_VERIFY per minute, per client and per user, default 15
+  recoveryCodes: { enrollEnabled: boolean; verifyEnabled: boolean }; // MFA_RECOVERY_CODES_ENROLL_ENABLED / _VERIFY_ENABLED, default false
 }
 
 export interface TracingConfig {
