@@ -11,14 +11,16 @@
 //
 // Records: a zone's records may not be written at or below a zone Keyzone holds there of its own (whoever's it
 // is): those names belong to the child zone. The delegation itself is the exception: NS and DS at the child's apex,
-// and A/AAAA glue at a name an NS record at that apex in the parent names.
+// and A/AAAA glue at a name an NS at that apex names, in the parent (already, or in the same change or file) or in
+// the child itself (its nameservers, its apex NS records): glue comes before the NS that needs it (the zone rules
+// refuse an in-zone NS without an address).
 import { sql } from 'kysely';
 import { fieldError, splitLabels, type ZoneRecord } from '../../dns';
 import { forbidden } from '../../errors';
 import type { Db } from '../../queries/db';
 import { findDelegatingZoneIds } from '../../queries/zone-delegations';
 import { findRecordsNear } from '../../queries/zone-records';
-import { findLiveZonesBelow, findLiveZonesNamed, type ZoneRow } from '../../queries/zones';
+import { findLiveZonesBelow, findLiveZonesNamed, findZoneNameservers, type ZoneRow } from '../../queries/zones';
 import { isInSubtree } from '../../queries/groups';
 import { invalidInput } from './dns-errors';
 
@@ -109,6 +111,17 @@ function childZoneReason(child: ZoneRow, record: Written, glueNames: ReadonlySet
     '(here only NS and DS at its apex, and A/AAAA glue for the nameservers those NS name)';
 }
 
+/** The names the child zones' apex NS records give (their nameservers and apex NS records): their glue's names. */
+async function childNameserverNames(trx: Db, children: readonly ZoneRow[]): Promise<string[]> {
+  const assigned = await findZoneNameservers(trx, children.map((c) => c.id));
+  const names = [...assigned.values()].flatMap((rows) => rows.map((ns) => ns.name));
+  for (const child of children) {
+    const apexNs = (await findRecordsNear(trx, child.id, [child.name])).filter((r) => r.type === 'NS' && r.owner === child.name);
+    names.push(...apexNs.map((r) => String(r.rdata.dname)));
+  }
+  return names;
+}
+
 /** The child zone (the uppermost, if nested) that holds `owner`, among `children`. */
 function childHolding(children: readonly ZoneRow[], zone: string, owner: string): ZoneRow | undefined {
   const between = new Set(namesBetween(zone, owner));
@@ -126,11 +139,10 @@ export async function assertOutsideChildZones(trx: Db, zone: ZoneRow, records: r
   const children = (await findLiveZonesNamed(trx, names)).filter((c) => c.id !== zone.id);
   if (children.length === 0) return;
   const stored = await findRecordsNear(trx, zone.id, children.map((c) => c.name));
-  const glueNames = new Set(
-    [...stored, ...extraNs]
-      .filter((r) => r.type === 'NS' && children.some((c) => c.name === r.owner))
-      .map((r) => String(r.rdata.dname)),
-  );
+  const glueNames = new Set([
+    ...[...stored, ...extraNs].filter((r) => r.type === 'NS' && children.some((c) => c.name === r.owner)).map((r) => String(r.rdata.dname)),
+    ...(await childNameserverNames(trx, children)),
+  ]);
   const errors = records.flatMap((record) => {
     const child = childHolding(children, zone.name, record.owner);
     const reason = child && childZoneReason(child, record, glueNames);
@@ -149,7 +161,7 @@ export async function childZoneGuard<R extends Written>(trx: Db, zoneName: strin
   finish: () => Array<{ record: R; reason: string }>;
 }> {
   const children = await findLiveZonesBelow(trx, zoneName);
-  const nsTargets = new Set<string>();
+  const nsTargets = new Set<string>(await childNameserverNames(trx, children));
   const pendingGlue: Array<{ record: R; child: ZoneRow }> = [];
   return {
     check(record) {
