@@ -43,8 +43,8 @@ it('deletes expired codes, flows, old revoked refresh tokens, ended sessions and
   await db.insertInto('auth.mfa_challenges').values({ id: randomUUID(), factor_id: factor, ip_address: '127.0.0.1', created_at: ago(200_000) } as never).execute();
   await db.insertInto('auth.mfa_challenges').values({ id: randomUUID(), factor_id: factor, ip_address: '127.0.0.1', created_at: now } as never).execute();
 
-  expect(await runHousekeeping(server.deps)).toEqual({ oneTimeTokens: 4, flowStates: 3, refreshTokens: 3, sessions: 1, mfaChallenges: 1, samlRelayStates: 0, samlAssertions: 0, webauthnChallenges: 0, oauthAuthorizations: 0 });
-  expect(await runHousekeeping(server.deps)).toEqual({ oneTimeTokens: 0, flowStates: 0, refreshTokens: 0, sessions: 0, mfaChallenges: 0, samlRelayStates: 0, samlAssertions: 0, webauthnChallenges: 0, oauthAuthorizations: 0 });
+  expect(await runHousekeeping(server.deps)).toEqual({ oneTimeTokens: 4, flowStates: 3, refreshTokens: 3, sessions: 1, mfaChallenges: 1, samlRelayStates: 0, samlAssertions: 0, webauthnChallenges: 0, oauthAuthorizations: 0, web3Nonces: 0 });
+  expect(await runHousekeeping(server.deps)).toEqual({ oneTimeTokens: 0, flowStates: 0, refreshTokens: 0, sessions: 0, mfaChallenges: 0, samlRelayStates: 0, samlAssertions: 0, webauthnChallenges: 0, oauthAuthorizations: 0, web3Nonces: 0 });
 
   const count = async (table: 'auth.one_time_tokens' | 'auth.flow_state' | 'auth.mfa_challenges') =>
     Number((await db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);

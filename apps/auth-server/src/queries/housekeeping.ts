@@ -78,3 +78,12 @@ export function deleteExpiredWebauthnChallenges(db: Executor, now: Date, limit: 
       .executeTakeFirst(),
   );
 }
+
+/** Web3 sign-in nonces past their expiry (never used). */
+export function deleteExpiredWeb3Nonces(db: Executor, now: Date, limit: number): Promise<number> {
+  return count(
+    db.deleteFrom('auth.web3_nonces')
+      .where('nonce', 'in', (eb) => eb.selectFrom('auth.web3_nonces').select('nonce').where('expires_at', '<', now).limit(limit))
+      .executeTakeFirst(),
+  );
+}

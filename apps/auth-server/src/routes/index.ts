@@ -11,7 +11,7 @@
 //   ssoLimit / acsLimit – RATE_LIMIT_SSO per 5 min, SAML_RATE_LIMIT_ASSERTION per second, per client
 //                Every limit (also the sign-up ones in routes/signup.ts) is counted in PostgreSQL, so all
 //                instances share it; over it: 429 over_request_rate_limit with Retry-After
-import { Router } from 'express';
+import { Router, type RequestHandler } from 'express';
 import type { Deps } from '../deps';
 import { requireAdmin, requireUser, userOf } from '../http/auth';
 import { parseBody } from '../http/body';
@@ -20,7 +20,7 @@ import { burstFor, sharedRateLimit } from '../http/rate-limit';
 import { listAdminAudit } from './admin-audit';
 import { adminGenerateLink } from './admin-generate-link';
 import { createAdminUser, deleteAdminUser, getAdminUser, listAdminUsers, updateAdminUser } from './admin-users';
-import { web3Grant } from './disabled-features';
+import { web3Grant, web3Nonce } from './web3';
 import { samlAcs, samlMetadata, startSsoRoute } from './sso';
 import { createSsoProviderRoute, deleteSsoProviderRoute, getSsoProviderRoute, listSsoProvidersRoute, updateSsoProviderRoute } from './admin-sso';
 import { MetadataRefresh } from '../services/sso/providers';
@@ -74,6 +74,9 @@ export function buildRouter(deps: Deps): Router {
   const userUpdateLimit = sharedRateLimit(deps, { name: 'user', limit: rateLimit.otp, windowSeconds: 300, burst: burstFor(rateLimit.otp) });
   const verifyLimit = sharedRateLimit(deps, { name: 'verify', limit: rateLimit.verify, windowSeconds: 300 });
   const otpLimit = sharedRateLimit(deps, { name: 'otp', limit: rateLimit.otp, windowSeconds: 300 });
+  // Sign in with Ethereum / Solana: RATE_LIMIT_WEB3 per 5 min per client, for grant_type=web3 and for nonces.
+  const web3Limit = sharedRateLimit(deps, { name: 'web3', limit: rateLimit.web3, windowSeconds: 300 });
+  const web3GrantLimit: RequestHandler = (req, res, next) => (req.query.grant_type === 'web3' ? web3Limit(req, res, next) : next());
   // MFA challenge + verify: MFA_RATE_LIMIT_CHALLENGE_AND_VERIFY per minute per client (GoTrue's limit) and per user,
   // so a stolen password cannot try TOTP codes from many addresses (issue 26).
   const mfaRate = { limit: deps.config.mfa.rateLimitChallengeAndVerify, windowSeconds: 60 };
@@ -106,7 +109,8 @@ export function buildRouter(deps: Deps): Router {
     ['id_token', idTokenGrant(providers)],
     ['web3', web3Grant],
   ]);
-  router.post('/token', tokenLimit, jsonOrForm, captcha, token(deps, extraGrants));
+  router.post('/token', tokenLimit, web3GrantLimit, jsonOrForm, captcha, token(deps, extraGrants));
+  router.get('/web3/nonce', web3Limit, web3Nonce(deps));
 
   router.get('/user', user, getUser(deps));
   router.put('/user', userUpdateLimit, user, json, putUser(deps));
@@ -120,7 +124,6 @@ export function buildRouter(deps: Deps): Router {
   router.post('/recover', otpLimit, json, captcha, recover(deps));
   router.post('/resend', otpLimit, json, captcha, resend(deps));
   router.get('/reauthenticate', user, reauthenticate(deps));
-  // Features that are off answer GoTrue's codes (routes/disabled-features.ts).
   // External providers (routes/oauth.ts); linking answers 404 manual_linking_disabled unless switched on.
   router.get('/authorize', authorizeLimit, authorize(deps, providers));
   router.get('/callback', callback(deps, providers));

@@ -31,9 +31,11 @@ import { verifyWebauthnAnswer, webauthnChallenge, type RequestedRelyingParty, ty
 
 /** An enrollment that was never challenged is abandoned after this long. */
 const ABANDONED_AFTER_SECONDS = 300;
-export const AMR_OF = { totp: 'totp', phone: 'mfa/phone', webauthn: 'mfa/webauthn' } as const;
+export const AMR_OF = { totp: 'totp', phone: 'mfa/phone', webauthn: 'mfa/webauthn', recovery_code: 'mfa/recovery_code' } as const;
 
-const WRONG_ANSWER = { totp: 'Invalid TOTP code entered', phone: 'Invalid MFA Phone code entered', webauthn: 'WebAuthn verification failed' } as const;
+const WRONG_ANSWER = {
+  totp: 'Invalid TOTP code entered', phone: 'Invalid MFA Phone code entered', webauthn: 'WebAuthn verification failed', recovery_code: 'Invalid recovery code entered',
+} as const;
 
 /** Wrong codes a challenge survives: the 5th burns it (issue 26), as for one-time codes. */
 const MAX_WRONG_CODES = 5;
@@ -126,6 +128,8 @@ function verifyEnabled(deps: Pick<Deps, 'config'>, factor: FactorRow): void {
   if (factor.factor_type === 'webauthn' && !deps.config.webauthn.mfaVerifyEnabled) {
     throw new ApiError(422, ErrorCode.mfa_webauthn_verify_not_enabled, 'MFA verification is disabled for WebAuthn');
   }
+  // Recovery codes have no challenge: services/mfa/recovery-codes.ts verifies them.
+  if (factor.factor_type === 'recovery_code') throw new ApiError(422, ErrorCode.validation_failed, 'Recovery codes are verified with POST /factors/recovery-codes/verify');
 }
 
 export const notFound = (id: string) => new ApiError(404, ErrorCode.mfa_factor_not_found, `Factor ${id} not found`);

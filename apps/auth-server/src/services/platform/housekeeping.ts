@@ -2,13 +2,13 @@
 // delete what can never be used again: one-time tokens past the longest code lifetime, flow states past
 // theirs, revoked refresh tokens untouched for a day, sessions past not_after, MFA challenges older than a day,
 // SAML relay states past their validity, used assertion IDs past the assertion's own end, passkey ceremonies past theirs,
-// OAuth authorization requests a day past theirs.
+// OAuth authorization requests a day past theirs, Web3 sign-in nonces past theirs.
 // Deletes go DB_CLEANUP_BATCH_SIZE rows at a time with a yield to the event loop in between, so requests are
 // never held up; several instances may run it at once (a row is deleted once, the others find nothing).
 import type { Deps } from '../../deps';
 import {
   deleteEndedSessions, deleteExpiredAssertionUses, deleteExpiredFlowStates, deleteExpiredOneTimeTokens, deleteExpiredRelayStates,
-  deleteExpiredWebauthnChallenges, deleteOldMfaChallenges, deleteOldRevokedRefreshTokens,
+  deleteExpiredWeb3Nonces, deleteExpiredWebauthnChallenges, deleteOldMfaChallenges, deleteOldRevokedRefreshTokens,
 } from '../../queries/housekeeping';
 import { deleteExpiredOAuthAuthorizations } from '../../queries/oauth-authorizations';
 import { FLOW_STATE_TTL_SECONDS } from '../external/pkce';
@@ -17,7 +17,7 @@ const DAY_MS = 86_400_000;
 
 export type HousekeepingCounts = Record<
   'oneTimeTokens' | 'flowStates' | 'refreshTokens' | 'sessions' | 'mfaChallenges' | 'samlRelayStates' | 'samlAssertions' | 'webauthnChallenges'
-  | 'oauthAuthorizations', number>;
+  | 'oauthAuthorizations' | 'web3Nonces', number>;
 
 const yieldToRequests = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -47,6 +47,7 @@ export async function runHousekeeping(deps: Pick<Deps, 'db' | 'config' | 'clock'
     webauthnChallenges: await inBatches(batch, () => deleteExpiredWebauthnChallenges(deps.db, now, batch)),
     // A day past expiry: a used code's row is what tells a replay from a forgery until then.
     oauthAuthorizations: await inBatches(batch, () => deleteExpiredOAuthAuthorizations(deps.db, ago(DAY_MS), batch)),
+    web3Nonces: await inBatches(batch, () => deleteExpiredWeb3Nonces(deps.db, now, batch)),
   };
 }
 

@@ -24,6 +24,7 @@ export const AmrMethod = {
   oauth: 'oauth',
   ssoSaml: 'sso/saml',
   oauthAuthorizationCode: 'oauth_provider/authorization_code',
+  web3: 'web3',
 } as const;
 
 export interface IssuedSession {
