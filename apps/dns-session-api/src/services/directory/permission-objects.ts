@@ -7,8 +7,9 @@
 //   such change through the API (the routes name the flags they need), self_write (or user.write) on a change
 //   of one's own user;
 // - a group's usable_ns limits which nameservers of the groups above it its zones may use;
-// - the delegate flags and a user's own nameserver.usable are kept and shown, not enforced (Keyzone has no
-//   delegation of single objects across groups).
+// - zone_delegate is needed to allow a zone of another group above or below a zone (POST/DELETE
+//   /zone/<id>/delegation, services/zones/zone-delegations.ts); zonerecord_delegate and a user's own
+//   nameserver.usable are kept and shown, not enforced (Keyzone has no delegation of single records across groups).
 // An object limits the users it applies to, so nobody writes the one that applies to themselves or their own
 // group: a group's is written by an administrator above it, a user's by an administrator of a group at or above
 // theirs (not the user), and no change (a flag granted, an object deleted, a user switched to the other object)
