@@ -105,11 +105,22 @@ export const zoneRoutes: RouteFamily = {
     defineRoute({
       method: 'post', path: '/zone', auth: 'session', permission: ['zone_create'],
       summary: 'Create a zone',
-      description: 'The serial starts at today\'s YYYYMMDD00; SOA timers default to RFC 1912 values.',
+      description: 'The serial starts at today\'s YYYYMMDD00; SOA timers default to RFC 1912 values. A zone above or below a live zone of a ' +
+        'group you may not manage is a 403 (which does not name that zone) unless an administrator who manages it allowed the name for the ' +
+        'zone\'s group (POST /zone/<id>/delegation); the same holds for restores, moves to another group and zone file imports.',
       body: createBody, bodyExample: { zone: 'example.com.', mailaddr: 'hostmaster@example.com', nameservers: [7] },
       responses: {
         201: { description: 'Created', schema: zoneResponseSchema, example: reply('the zone was created') },
-        400: errorExamples.badInput, ...common, 409: errorExamples.conflict('A zone with that name already exists'),
+        400: errorExamples.badInput, ...common,
+        403: {
+          ...errorExamples.forbidden,
+          description: 'Outside your group subtree, or above or below another group\'s zone without a delegation',
+          example: {
+            statusCode: 403, error: 'Forbidden',
+            message: 'www.example.com.: a zone of another group holds names above this one; an administrator who manages that zone may allow it (POST /zone/<id>/delegation)',
+          },
+        },
+        409: errorExamples.conflict('A zone with that name already exists'),
       },
       async handler({ body }, { deps, caller }) {
         return { status: 201, body: envelope('zone', await createZone(deps, caller, body), 'the zone was created') };
