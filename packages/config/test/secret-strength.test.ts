@@ -37,4 +37,6 @@ it('auth server: production refuses a short or patterned JWT_SECRET, HS256 JWK o
   });
   expect(production(hook(randomBytes(16)))).toEqual(['AUTH_HOOK_SEND_SMS_SECRETS: expected a key of at least 24 bytes in production']);
   expect(production(hook(Buffer.alloc(32, 1)))).toEqual([expect.stringMatching(/^AUTH_HOOK_SEND_SMS_SECRETS: too predictable/)]);
+  expect(production({ AUTH_SECURITY_DB_ENCRYPTION_ENCRYPTION_KEY: 'k'.repeat(40) }))
+    .toEqual([expect.stringMatching(/^AUTH_SECURITY_DB_ENCRYPTION_ENCRYPTION_KEY: too predictable/)]);
 });

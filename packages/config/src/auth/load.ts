@@ -82,7 +82,7 @@ export function loadAuthConfig(options: LoadAuthConfigOptions = {}): AuthConfig 
     webauthn: readWebAuthn(r),
     oauthServer: readOAuthServer(r),
     outbound: readOutbound(r),
-    customOAuth: readCustomOAuth(r, jwt.secret),
+    customOAuth: readCustomOAuth(r, jwt.secret, options.production ?? false),
   };
   if (options.production && !config.mailer.autoconfirm && !config.smtp.host && !config.hooks.sendEmail) {
     r.problem(

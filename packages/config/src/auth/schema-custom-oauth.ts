@@ -4,6 +4,7 @@
 import type { EnvReader } from './env-reader';
 import { Invalid } from './env-reader';
 import { parseTrustedProxies } from '../client-address';
+import { weakSecretReason } from '../secret-strength';
 import type { CustomOAuthConfig, OutboundConfig } from './schema';
 
 function parseNetworks(raw: string): string[] | Invalid | undefined {
@@ -18,11 +19,15 @@ export function readOutbound(r: EnvReader): OutboundConfig {
   };
 }
 
-export function readCustomOAuth(r: EnvReader, jwtSecret: string | undefined): CustomOAuthConfig {
+export function readCustomOAuth(r: EnvReader, jwtSecret: string | undefined, production = false): CustomOAuthConfig {
   const explicit = r.bool('CUSTOM_OAUTH_ENABLED');
   const dedicated = r.string('SECURITY_DB_ENCRYPTION_ENCRYPTION_KEY');
   if (dedicated !== undefined && dedicated.length < 32) {
     r.problem(`${r.display('SECURITY_DB_ENCRYPTION_ENCRYPTION_KEY')}: expected at least 32 characters (e.g. \`openssl rand -base64 32\`)`);
+  } else if (dedicated !== undefined && production) {
+    // Like every production secret (issue 39): a patterned key is as good as none.
+    const weak = weakSecretReason(dedicated);
+    if (weak) r.problem(`${r.display('SECURITY_DB_ENCRYPTION_ENCRYPTION_KEY')}: ${weak}`);
   }
   const secretKeyMaterial = dedicated ?? jwtSecret;
   // Without key material the client secrets could not be sealed: explicitly asked for, that stops the start;
