@@ -207,6 +207,15 @@ describe('zones of another group', () => {
   });
 });
 
+test('the delegation routes are in the OpenAPI document, and an unknown zone is a 404', async () => {
+  const doc = (await alice.get('/documentation/openapi.json')).body;
+  expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/zone/{id}/delegation', '/zone/{id}/delegation/{delegation_id}']));
+  expect(Object.keys(doc.paths['/zone/{id}/delegation'])).toEqual(expect.arrayContaining(['get', 'post']));
+  expect(doc.paths['/zone'].post.description).toContain('POST /zone/<id>/delegation');
+  expectStatus(await alice.get('/zone/999999/delegation'), 404);
+  expectStatus(await alice.post('/zone/999999/delegation', { zone: 'x.example.', gid: subId }), 404);
+});
+
 describe('names of a child zone in its parent', () => {
   let corp: Json;
   let sub: Json;
