@@ -68,11 +68,14 @@ export async function listZoneDelegations(deps: Deps, caller: Caller, zoneId: nu
 export async function withdrawZoneDelegationOf(deps: Deps, caller: Caller, zoneId: number, delegationId: number): Promise<ZoneDelegation> {
   assertAdmin(caller, ACTION);
   return deps.db.transaction().execute(async (trx) => {
-    const zone = await lockZoneForChange(trx, caller, zoneId);
+    const found = await findZoneDelegationById(trx, delegationId);
+    if (!found || found.zone_id !== zoneId) throw notFound('Delegation not found');
+    // The name's locks as a create of that name takes them, and before any zone row as a create does (the zone is
+    // above or below the name): a create relying on this delegation has committed, or will not see it.
+    await lockZoneName(trx, found.name);
+    await lockZoneForChange(trx, caller, zoneId);
     const row = await findZoneDelegationById(trx, delegationId, { lock: true });
-    if (!row || row.zone_id !== zone.id || row.deleted_at) throw notFound('Delegation not found');
-    // As a create of that name locks it: one relying on this delegation has committed, or will not see it.
-    await lockZoneName(trx, row.name);
+    if (!row || row.deleted_at) throw notFound('Delegation not found');
     const after = await withdrawZoneDelegation(trx, row.id, caller.userId, deps.clock.now());
     if (!after) throw notFound('Delegation not found');
     return serializeZoneDelegation(after);
