@@ -21,6 +21,9 @@ import { listAdminAudit } from './admin-audit';
 import { adminGenerateLink } from './admin-generate-link';
 import { createAdminUser, deleteAdminUser, getAdminUser, listAdminUsers, updateAdminUser } from './admin-users';
 import { web3Grant, web3Nonce } from './web3';
+import {
+  deleteRecoveryCodesRoute, generateRecoveryCodesRoute, recoveryCodesStatusRoute, regenerateRecoveryCodesRoute, verifyRecoveryCodeRoute,
+} from './mfa-recovery-codes';
 import { samlAcs, samlMetadata, startSsoRoute } from './sso';
 import { createSsoProviderRoute, deleteSsoProviderRoute, getSsoProviderRoute, listSsoProvidersRoute, updateSsoProviderRoute } from './admin-sso';
 import { MetadataRefresh } from '../services/sso/providers';
@@ -131,6 +134,12 @@ export function buildRouter(deps: Deps): Router {
   router.get('/user/identities/authorize', user, linkIdentity(deps, providers));
   router.delete('/user/identities/:identity_id', user, unlink(deps));
   // Multi-factor authentication (routes/mfa.ts).
+  // MFA recovery codes (routes/mfa-recovery-codes.ts), before the /factors/:factor_id routes; verify has the MFA limits.
+  router.get('/factors/recovery-codes', user, recoveryCodesStatusRoute(deps));
+  router.post('/factors/recovery-codes', user, json, generateRecoveryCodesRoute(deps));
+  router.post('/factors/recovery-codes/regenerate', user, json, regenerateRecoveryCodesRoute(deps));
+  router.post('/factors/recovery-codes/verify', mfaLimit, user, mfaUserLimit, json, verifyRecoveryCodeRoute(deps));
+  router.delete('/factors/recovery-codes', user, deleteRecoveryCodesRoute(deps));
   router.post('/factors', user, json, enroll(deps));
   router.post('/factors/:factor_id/challenge', mfaLimit, user, mfaUserLimit, json, challenge(deps));
   router.post('/factors/:factor_id/verify', mfaLimit, user, mfaUserLimit, json, verifyFactorRoute(deps));
