@@ -32,14 +32,18 @@ function check(condition, msg) {
   if (!condition) fail(msg);
 }
 
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
+/**
+ * A free port below Linux's ephemeral range (32768-60999): the images build for minutes between choosing ports and
+ * publishing them, and a port the kernel hands out to outgoing connections may be taken by then.
+ */
+async function freePort() {
+  for (;;) {
+    const port = 20000 + Math.floor(Math.random() * 12000);
+    const free = await new Promise((resolve) => {
+      const server = createServer().once('error', () => resolve(false)).listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
     });
-    server.on('error', reject);
-  });
+    if (free) return port;
+  }
 }
 
 function run(cmd, args, options = {}) {
@@ -106,7 +110,7 @@ async function main() {
   log('the per-part compose files');
   await deployment(PART_FILES, { build: true, restart: true });
   log('the root docker-compose.yml with PowerDNS (the same images), then compose.scale.yml added while it runs');
-  await deployment([], { build: true, restart: false, wholeStack: true });
+  await deployment([], { build: ['powerdns'], restart: false, wholeStack: true });
   log('passed');
 }
 
@@ -117,7 +121,7 @@ async function freePortPair() {
     const next = await new Promise((resolve) => {
       const probe = createServer().once('error', () => resolve(false)).listen(port + 1, '127.0.0.1', () => probe.close(() => resolve(true)));
     });
-    if (next && port < 65535) return port;
+    if (next) return port;
   }
 }
 
@@ -206,8 +210,9 @@ async function deployment(FILES, { build, restart, wholeStack = false }) {
   try {
     compose(['down', '-v', '--remove-orphans'], { allowFailure: true });
     if (build) {
-      log(`building the images (${composeBin} ${composePrefix.join(' ')})`.trim());
-      compose(['build']);
+      // `build` true: every image; a list: only those (the apps' images are the per-part deployment's).
+      log(`building ${build === true ? 'the images' : build.join(', ')} (${composeBin} ${composePrefix.join(' ')})`.trim());
+      compose(['build', ...(build === true ? [] : build)]);
     }
     log('starting');
     compose(['up', '-d']);
@@ -246,7 +251,15 @@ async function deployment(FILES, { build, restart, wholeStack = false }) {
       '--password', password, '--email', 'alice@example.com', '--first-name', 'Alice', '--last-name', 'Doe', '--admin']);
     await dnsLogin();
     log('DNS API: first user created and logged in');
+    // Each service turned healthy, so its health check has passed at least once: at debug, never in the log.
+    for (const service of ['auth-server', 'dns-session-api']) {
+      const lines = compose(['logs', '--no-color', service]).stdout.split('\n').filter((line) => line.includes('"path":"/health"'));
+      check(lines.length === 0, `${service} logged its health checks:\n${lines.slice(0, 3).join('\n')}`);
+    }
+    log('passing health checks are not logged (debug)');
     if (wholeStack) {
+      const pdnsImage = inspect('{{.Image}}', containerOf('powerdns'));
+      log(`powerdns image: user ${inspect('{{.Config.User}}', pdnsImage)}, ${(Number(inspect('{{.Size}}', pdnsImage)) / 1e6).toFixed(0)} MB`);
       await publishesToPowerDns({ dns, pdnsPort: ports.pdns, post, password });
       await scaleUpAndDown({ composeWith, waitHealthy, post, email, password, proxyPorts, ports });
     }
