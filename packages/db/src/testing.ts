@@ -141,9 +141,11 @@ function dropLeftoverDatabases(): Promise<void> {
 async function createPostgresDatabase(options: CreateTestDatabaseOptions): Promise<TestDatabase> {
   await dropLeftoverDatabases();
   const name = `${TEST_DB_PREFIX}${Math.floor(Date.now() / 1000).toString(36)}_${randomBytes(6).toString('hex')}`;
-  const template = await migratedTemplate(options);
-  if (template) await adminQuery(`create database ${name} template ${template}`);
-  else await adminQuery(`create database ${name}`);
+  // A failed clone (a template dropped by a run that rebuilt it for newer migrations, say) falls back to an empty
+  // database migrated below: slower, never a failed test file.
+  const template = await migratedTemplate(options).catch(() => undefined);
+  const cloned = template !== undefined && (await adminQuery(`create database ${name} template ${template}`).then(() => true, () => false));
+  if (!cloned) await adminQuery(`create database ${name}`);
   const url = new URL(poolerUrl() ?? serverUrl());
   url.pathname = `/${name}`;
   // Through a transaction-mode pooler (TEST_POOLER_URL), the apps see the hint every pooled deployment gives.
