@@ -11,7 +11,7 @@ export { loadAuthConfig, type LoadAuthConfigOptions } from './auth/load';
 export { DEFAULT_SUBJECTS } from './auth/schema-email';
 export { OAUTH_SCOPES } from './auth/schema-oauth-server';
 
-export type { DnsConfig, DnsEnvironment } from './dns/schema';
+export type { DnsConfig, DnsEnvironment, DnsOidcConfig } from './dns/schema';
 export { DNS_ENVIRONMENTS, DEFAULT_DEV_SESSION_SECRET } from './dns/schema';
 export { loadDnsConfig, type LoadDnsConfigOptions } from './dns/load';
 export { loadYamlEnvironments, type LoadYamlEnvironmentsOptions } from './yaml/environments';

@@ -231,6 +231,29 @@ describe('loadDnsConfig', () => {
     ]);
   });
 
+  it('auth.yml oidc: off by default; the secret from the environment; every missing or bad setting named', () => {
+    expect(loadDnsConfig({ dir: appConfig(), env: {} }).auth.oidc).toBeUndefined();
+    const on = appConfig({ 'config/auth.yml': 'default:\n  oidc:\n    enabled: true\n    issuer: https://auth.example.com/auth/v1\n    client_id: dns-api\n' +
+      '    client_secret: ${DNS_OIDC_SECRET}\n    redirect_uri: https://dns.example.com/session/oidc/callback\n' });
+    expect(loadDnsConfig({ dir: on, env: { DNS_OIDC_SECRET: 'from-the-environment' } }).auth.oidc).toEqual({
+      issuer: 'https://auth.example.com/auth/v1', clientId: 'dns-api', clientSecret: 'from-the-environment', scopes: ['openid', 'email'],
+      redirectUri: 'https://dns.example.com/session/oidc/callback', label: 'Sign in with Keyzone', linkByVerifiedEmail: false, discoveryRefreshSeconds: 3600,
+    });
+    const bad = appConfig({ 'config/auth.yml': 'default:\n  oidc:\n    enabled: true\n    scopes: [email]\n    redirect_uri: https://dns.example.com/elsewhere\n' });
+    const problems = configError(() => loadDnsConfig({ dir: bad, env: {} })).problems;
+    expect(problems).toEqual(expect.arrayContaining([expect.stringMatching(/^auth.yml: .*oidc.scopes.*must include openid/)]));
+    const missing = appConfig({ 'config/auth.yml': 'default:\n  oidc:\n    enabled: true\n    redirect_uri: https://dns.example.com/elsewhere\n' });
+    expect(configError(() => loadDnsConfig({ dir: missing, env: {} })).problems).toEqual([
+      'auth.yml: oidc.issuer is required when oidc.enabled',
+      'auth.yml: oidc.client_id is required when oidc.enabled',
+      "auth.yml: oidc.redirect_uri: expected this API's external URL followed by /session/oidc/callback",
+    ]);
+    const plain = appConfig({ 'config/auth.yml': 'default:\n  oidc:\n    enabled: true\n    issuer: http://auth.example.com\n    client_id: dns-api\n' +
+      '    redirect_uri: https://dns.example.com/session/oidc/callback\n' });
+    expect(configError(() => loadDnsConfig({ dir: plain, nodeEnv: 'production', env: { SESSION_SECRET: PROD_SECRET, DATABASE_URL: 'postgres://db/dns' } })).problems)
+      .toEqual(['auth.yml: oidc.issuer: expected an https:// URL in production']);
+  });
+
   it('telemetry: telemetry.yml with the auth server\'s environment variables winning', () => {
     const dir = appConfig({ 'config/telemetry.yml': 'default:\n  metrics_enabled: true\n  metrics_exporter: prometheus\n  resource_attributes:\n    team: dns\n' });
     expect(loadDnsConfig({ dir, env: {} }).telemetry).toEqual({ ...NO_TELEMETRY, metricsEnabled: true, metricsExporter: 'prometheus', resourceAttributes: { team: 'dns' } });

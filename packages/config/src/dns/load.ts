@@ -123,6 +123,20 @@ export function loadDnsConfig(options: LoadDnsConfigOptions = {}): DnsConfig {
   if (yml?.auth.enabled && yml.auth.url === undefined) {
     problems.push('auth.yml: url is required when enabled (the auth server that issued the tokens)');
   }
+  const oidc = yml?.auth.oidc;
+  if (oidc?.enabled) {
+    for (const key of ['issuer', 'client_id', 'redirect_uri'] as const) {
+      if (oidc[key] === undefined) problems.push(`auth.yml: oidc.${key} is required when oidc.enabled`);
+    }
+    if (oidc.redirect_uri !== undefined && !new URL(oidc.redirect_uri).pathname.endsWith('/session/oidc/callback')) {
+      problems.push('auth.yml: oidc.redirect_uri: expected this API\'s external URL followed by /session/oidc/callback');
+    }
+    if (production) {
+      for (const key of ['issuer', 'redirect_uri'] as const) {
+        if (oidc[key]?.startsWith('http:')) problems.push(`auth.yml: oidc.${key}: expected an https:// URL in production`);
+      }
+    }
+  }
   if (problems.length > 0 || !yml) throw new ConfigError(problems);
   const authUrl = yml.auth.url?.replace(/\/+$/, '');
 
@@ -187,6 +201,16 @@ export function loadDnsConfig(options: LoadDnsConfigOptions = {}): DnsConfig {
       sessionCheckSeconds: yml.auth.session_check_seconds,
       autoLinkByVerifiedEmail: yml.auth.auto_link_by_verified_email,
       requireAal2WithFactors: yml.auth.require_aal2_with_factors,
+      oidc: yml.auth.oidc.enabled ? {
+        issuer: yml.auth.oidc.issuer ?? '',
+        clientId: yml.auth.oidc.client_id ?? '',
+        clientSecret: yml.auth.oidc.client_secret,
+        scopes: yml.auth.oidc.scopes,
+        redirectUri: yml.auth.oidc.redirect_uri ?? '',
+        label: yml.auth.oidc.label,
+        linkByVerifiedEmail: yml.auth.oidc.link_by_verified_email,
+        discoveryRefreshSeconds: yml.auth.oidc.discovery_refresh_seconds,
+      } : undefined,
     },
     env: envName,
   };

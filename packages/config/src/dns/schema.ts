@@ -75,6 +75,20 @@ export interface DnsConfig {
                                        // server confirms addresses by itself (/settings mailer_autoconfirm)
     requireAal2WithFactors: boolean;   // auth.yml require_aal2_with_factors: a user with a verified MFA factor must
                                        // come with an aal2 token, default true
+    oidc: DnsOidcConfig | undefined;   // auth.yml oidc: signing in with an OpenID Connect provider; undefined unless enabled
   };
   env: DnsEnvironment;                 // from NODE_ENV (default development)
+}
+
+/** auth.yml `oidc:` once enabled (GET /session/oidc). */
+export interface DnsOidcConfig {
+  issuer: string;                      // oidc.issuer: the provider's issuer (discovery at <issuer>/.well-known/openid-configuration)
+  clientId: string;                    // oidc.client_id
+  clientSecret: string | undefined;    // oidc.client_secret (write ${ENV_NAME}); unset = a public client (PKCE alone)
+  scopes: string[];                    // oidc.scopes, default [openid, email]; must include openid
+  redirectUri: string;                 // oidc.redirect_uri: <this API's external URL>/session/oidc/callback, as registered
+  label: string;                       // oidc.label: the console's button text, default 'Sign in with Keyzone'
+  linkByVerifiedEmail: boolean;        // oidc.link_by_verified_email, default false: link an unlinked subject to the one
+                                       // live DNS user with exactly its verified address
+  discoveryRefreshSeconds: number;     // oidc.discovery_refresh_seconds: discovery cache lifetime, default 3600
 }

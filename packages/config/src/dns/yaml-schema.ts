@@ -107,6 +107,19 @@ export const dnsYamlSchema = z.strictObject({
     session_check_seconds: z.number().int().min(0).max(3600).default(60),
     auto_link_by_verified_email: z.boolean().default(false),
     require_aal2_with_factors: z.boolean().default(true),
+    // Signing in with an OpenID Connect provider (Keyzone's auth server, Keycloak, Entra ID...): off unless enabled.
+    oidc: z.strictObject({
+      enabled: z.boolean().default(false),
+      issuer: z.url({ protocol: /^https?$/ }).optional(),
+      client_id: z.string().min(1).optional(),
+      client_secret: z.string().min(1).optional(),
+      scopes: z.array(z.string().regex(/^[\x21\x23-\x5b\x5d-\x7e]+$/, 'expected a scope name')).default(['openid', 'email'])
+        .refine((v) => v.includes('openid'), 'must include openid'),
+      redirect_uri: z.url({ protocol: /^https?$/ }).optional(),
+      label: z.string().min(1).max(100).default('Sign in with Keyzone'),
+      link_by_verified_email: z.boolean().default(false),
+      discovery_refresh_seconds: z.number().int().min(60).max(86_400).default(3600),
+    }).prefault({}),
   }).prefault({}),
 });
 
