@@ -48,6 +48,10 @@ it('renames duplicate group names and converts TXT data, keeping what export wro
     '202611270100_api_tokens',
     '202611270200_dnssec',
     '202611270300_nsec3',
+    '202611280100_publish_isolation',
+    '202611282100_zone_mailbox_host_names',
+    '202611282200_nictool_permissions',
+    '202611282300_zone_delegations',
   ]);
 
   const names = await sql<{ name: string }>`select name from dns.groups order by id`.execute(db);
