@@ -152,7 +152,7 @@ export interface DnsDatabase {
 
 // --- auth-server identities of DNS users (migration 202611250100_user_identities) ---
 export interface DnsUserIdentitiesTable {
-  sub: string;                               // the auth server's user id (uuid)
+  sub: string;                               // the auth server's user id (uuid), or an OIDC provider's subject (migration 202611290100)
   user_id: number;
   linked_by: 'admin' | 'verified_email';
   created_at: Generated<Date>;
