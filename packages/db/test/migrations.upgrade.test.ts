@@ -40,19 +40,8 @@ it('renames duplicate group names and converts TXT data, keeping what export wro
     (${zoneId}, 'b.example.com.', 'TXT', 60, ${JSON.stringify({ data: long })}::jsonb),
     (${zoneId}, 'c.example.com.', 'A', 60, ${JSON.stringify({ address: '192.0.2.1' })}::jsonb)`.execute(db);
 
-  expect(await migrateDns(db)).toEqual([
-    '202611240100_unique_group_names', '202611240110_txt_character_strings', '202611240120_nictool_import_map', '202611250100_user_identities',
-    '202611250200_publish_jobs',
-    '202611260100_audit_client_address',
-    '202611260200_rate_limit_buckets',
-    '202611270100_api_tokens',
-    '202611270200_dnssec',
-    '202611270300_nsec3',
-    '202611280100_publish_isolation',
-    '202611282100_zone_mailbox_host_names',
-    '202611282200_nictool_permissions',
-    '202611282300_zone_delegations',
-  ]);
+  // Every later migration runs after the old data is in place (the list itself is the migrations index's).
+  expect(await migrateDns(db)).toEqual(dnsMigrations.map(([name]) => name).filter((name) => name >= '202611240100'));
 
   const names = await sql<{ name: string }>`select name from dns.groups order by id`.execute(db);
   const renamed = names.rows.map((r) => r.name);

@@ -107,17 +107,17 @@ describe('createLogger', () => {
     const app = express();
     app.use(requestLogging({ logger: createLogger({ name: 'dev', pretty: true, destination: pretty }) }));
     app.use(requestLogging({ logger: createLogger({ name: 'prod', destination: json }) }));
-    app.get('/health', (_req, res) => res.json({ ok: true }));
+    app.get('/ping', (_req, res) => res.json({ ok: true }));
     const server = await listen(app);
     try {
-      for (let i = 0; i < 3; i += 1) await fetch(`${server.base}/health`);
+      for (let i = 0; i < 3; i += 1) await fetch(`${server.base}/ping`);
       await waitFor(() => pretty.lines.length >= 3 && json.lines.length >= 3);
     } finally {
       await server.close();
     }
     expect(pretty.lines).toHaveLength(3);
-    expect(pretty.lines[0]).toMatch(/INFO \(dev\): GET \/health 200 [0-9.]+ ms \{"reqId":"[0-9a-f-]{36}"\}$/);
-    expect(json.records()[0]).toMatchObject({ msg: 'request completed', method: 'GET', path: '/health', status: 200 });
+    expect(pretty.lines[0]).toMatch(/INFO \(dev\): GET \/ping 200 [0-9.]+ ms \{"reqId":"[0-9a-f-]{36}"\}$/);
+    expect(json.records()[0]).toMatchObject({ msg: 'request completed', method: 'GET', path: '/ping', status: 200 });
   });
 });
 
