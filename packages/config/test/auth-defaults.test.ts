@@ -52,7 +52,7 @@ describe('defaults', () => {
     });
     expect(c.rateLimit).toEqual({
       header: undefined, emailSent: 30, emailSentPeriod: 3600, emailSentPerAddress: 5, emailSentPerClient: 10,
-      smsSent: 30, smsSentPerNumber: 5, smsSentPerClient: 10, smsSentPerUser: 10, tokenRefresh: 150, verify: 30, otp: 30, anonymousUsers: 30, sso: 30,
+      smsSent: 30, smsSentPerNumber: 5, smsSentPerClient: 10, smsSentPerUser: 10, tokenRefresh: 150, verify: 30, otp: 30, anonymousUsers: 30, sso: 30, web3: 30,
     });
   });
 

@@ -130,7 +130,10 @@ describe('MFA', () => {
       totp: { enrollEnabled: true, verifyEnabled: true },
       phone: { enrollEnabled: false, verifyEnabled: false, maxFrequency: 5, otpLength: 6, template: 'Your code is {{ .Code }}' },
       maxEnrolledFactors: 10, maxVerifiedFactors: 10, challengeExpiry: 300, rateLimitChallengeAndVerify: 15,
+      recoveryCodes: { enrollEnabled: false, verifyEnabled: false },
     });
+    expect(load({ AUTH_MFA_RECOVERY_CODES_ENROLL_ENABLED: 'true', GOTRUE_MFA_RECOVERY_CODES_VERIFY_ENABLED: 'true' }).mfa.recoveryCodes)
+      .toEqual({ enrollEnabled: true, verifyEnabled: true });
     const c = load({
       AUTH_MFA_TOTP_ENROLL_ENABLED: 'false', AUTH_MFA_PHONE_ENROLL_ENABLED: 'true', AUTH_MFA_PHONE_VERIFY_ENABLED: 'true',
       AUTH_MFA_PHONE_MAX_FREQUENCY: '1m', AUTH_MFA_PHONE_OTP_LENGTH: '8', AUTH_MFA_MAX_ENROLLED_FACTORS: '3', AUTH_MFA_CHALLENGE_EXPIRY_DURATION: '2m',

@@ -130,6 +130,17 @@ describe('external providers', () => {
     expect(c.security.manualLinkingEnabled).toBe(true);
     expect(load({}).security.manualLinkingEnabled).toBe(false);
   });
+
+  it('reads the Web3 chains (GoTrue\'s EXTERNAL_WEB3_<CHAIN>_*), off by default with a 10-minute window', () => {
+    expect(load({}).external.web3).toEqual({
+      ethereum: { enabled: false, maximumValidityDuration: 600 }, solana: { enabled: false, maximumValidityDuration: 600 },
+    });
+    const c = load({
+      AUTH_EXTERNAL_WEB3_ETHEREUM_ENABLED: 'true', GOTRUE_EXTERNAL_WEB3_SOLANA_ENABLED: 'true', AUTH_EXTERNAL_WEB3_SOLANA_MAXIMUM_VALIDITY_DURATION: '5m',
+    });
+    expect(c.external.web3).toEqual({ ethereum: { enabled: true, maximumValidityDuration: 600 }, solana: { enabled: true, maximumValidityDuration: 300 } });
+    expect(problems({ AUTH_EXTERNAL_WEB3_ETHEREUM_MAXIMUM_VALIDITY_DURATION: 'soon' })[0]).toMatch(/^AUTH_EXTERNAL_WEB3_ETHEREUM_MAXIMUM_VALIDITY_DURATION: expected a duration/);
+  });
 });
 
 describe('password, security, rate limits', () => {
@@ -144,7 +155,7 @@ describe('password, security, rate limits', () => {
       AUTH_RATE_LIMIT_HEADER: 'X-Forwarded-For', AUTH_RATE_LIMIT_EMAIL_SENT: '10/15m', AUTH_RATE_LIMIT_SMS_SENT: '5', AUTH_RATE_LIMIT_SMS_SENT_PER_NUMBER: '2',
       AUTH_RATE_LIMIT_SMS_SENT_PER_CLIENT: '3', AUTH_RATE_LIMIT_SMS_SENT_PER_USER: '4',
       AUTH_RATE_LIMIT_TOKEN_REFRESH: '1000', AUTH_RATE_LIMIT_VERIFY: '7', AUTH_RATE_LIMIT_OTP: '8',
-      AUTH_RATE_LIMIT_ANONYMOUS_USERS: '9', GOTRUE_RATE_LIMIT_SSO: '11', AUTH_RATE_LIMIT_EMAIL_SENT_PER_ADDRESS: '2', AUTH_RATE_LIMIT_EMAIL_SENT_PER_CLIENT: '3',
+      AUTH_RATE_LIMIT_ANONYMOUS_USERS: '9', GOTRUE_RATE_LIMIT_SSO: '11', GOTRUE_RATE_LIMIT_WEB3: '12', AUTH_RATE_LIMIT_EMAIL_SENT_PER_ADDRESS: '2', AUTH_RATE_LIMIT_EMAIL_SENT_PER_CLIENT: '3',
     });
     expect(c.password).toEqual({ minLength: 12, requiredCharacters: ['abc', 'ABC', '123', ':;'], bcryptCost: 4 });
     expect(c.security).toEqual({
@@ -154,7 +165,7 @@ describe('password, security, rate limits', () => {
     });
     expect(c.rateLimit).toEqual({
       header: 'X-Forwarded-For', emailSent: 10, emailSentPeriod: 900, emailSentPerAddress: 2, emailSentPerClient: 3,
-      smsSent: 5, smsSentPerNumber: 2, smsSentPerClient: 3, smsSentPerUser: 4, tokenRefresh: 1000, verify: 7, otp: 8, anonymousUsers: 9, sso: 11,
+      smsSent: 5, smsSentPerNumber: 2, smsSentPerClient: 3, smsSentPerUser: 4, tokenRefresh: 1000, verify: 7, otp: 8, anonymousUsers: 9, sso: 11, web3: 12,
     });
     expect(load({ AUTH_RATE_LIMIT_EMAIL_SENT: '0' }).rateLimit).toMatchObject({ emailSent: 0, emailSentPeriod: 3600 });
   });
