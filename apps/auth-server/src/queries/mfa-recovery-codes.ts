@@ -60,3 +60,15 @@ export async function recordWrongRecoveryCode(db: Executor, factorId: string, lo
 export async function resetRecoveryLock(db: Executor, factorId: string): Promise<void> {
   await db.updateTable('auth.mfa_factors').set({ recovery_failed_attempts: 0, recovery_locked_until: null }).where('id', '=', factorId).execute();
 }
+
+/** The user's recovery codes factor when nothing else guards the account: no other verified factor, no passkey. */
+export async function findLoneRecoveryFactor(db: Executor, userId: string): Promise<string | undefined> {
+  const row = await db.selectFrom('auth.mfa_factors as f').select('f.id')
+    .where('f.user_id', '=', userId).where('f.factor_type', '=', 'recovery_code')
+    .where(({ not, exists, selectFrom }) => not(exists(
+      selectFrom('auth.mfa_factors as o').select('o.id')
+        .where('o.user_id', '=', userId).where('o.factor_type', '!=', 'recovery_code').where('o.status', '=', 'verified'))))
+    .where(({ not, exists, selectFrom }) => not(exists(selectFrom('auth.webauthn_credentials as w').select('w.id').where('w.user_id', '=', userId))))
+    .executeTakeFirst();
+  return row?.id;
+}

@@ -175,3 +175,22 @@ it('answers the *_not_enabled codes when the settings are off', async () => {
   expect((await authJs(off, 'POST', '/factors/recovery-codes/regenerate', u.aal2)).body.code).toBe('mfa_recovery_codes_enroll_not_enabled');
   expect((await authJs(off, 'POST', '/factors/recovery-codes/verify', u.aal2, { code: 'x' })).body.code).toBe('mfa_recovery_codes_verify_not_enabled');
 });
+
+it('recovery codes are never left as the only factor: removing the last other factor removes them too', async () => {
+  const u = await userWithTotp(server);
+  const totp = ((await authJs(server, 'GET', '/user', u.aal2)).body.factors as { id: string; factor_type: string }[]).find((f) => f.factor_type === 'totp');
+  const generated = (await authJs(server, 'POST', '/factors/recovery-codes', u.aal2)).body;
+  expect((await authJs(server, 'DELETE', `/factors/${totp?.id}`, u.aal2)).status).toBe(200);
+  expect((await authJs(server, 'GET', '/factors/recovery-codes', u.aal2)).body.code).toBe('mfa_factor_not_found');
+  const left = await server.deps.db.selectFrom('auth.mfa_recovery_codes').select('id').where('factor_id', '=', generated.id).execute();
+  expect(left).toHaveLength(0);
+
+  // The same when an admin removes the user's authenticator.
+  const v = await userWithTotp(server);
+  const codes = (await authJs(server, 'POST', '/factors/recovery-codes', v.aal2)).body;
+  const factors = (await call(server.url, 'GET', `/admin/users/${v.userId}/factors`, { token: await adminToken(server) })).body as { id: string; factor_type: string }[];
+  const authenticator = factors.find((f) => f.factor_type === 'totp');
+  expect((await call(server.url, 'DELETE', `/admin/users/${v.userId}/factors/${authenticator?.id}`, { token: await adminToken(server) })).status).toBe(200);
+  expect((await authJs(server, 'GET', '/factors/recovery-codes', v.aal2)).body.code).toBe('mfa_factor_not_found');
+  expect(codes.id).toBeTruthy();
+});

@@ -8,6 +8,7 @@ import { findUserById } from '../../queries/users';
 import { serializeFactor, type FactorJson } from '../../serialize';
 import { normalizePhone } from '../sessions/sign-in';
 import { AMR_OF, notFound } from './factors';
+import { dropLoneRecoveryCodes } from './recovery-codes';
 
 export async function listFactorsForAdmin(deps: Pick<Deps, 'db'>, userId: string): Promise<FactorJson[]> {
   if (!(await findUserById(deps.db, userId))) throw new ApiError(404, ErrorCode.user_not_found, 'User not found');
@@ -44,6 +45,7 @@ export async function deleteFactorForAdmin(deps: Pick<Deps, 'db' | 'clock'>, inp
     // A lost or stolen authenticator removed by an admin must not keep sessions at AAL2.
     await downgradeSessionsOfFactor(tx, factor.id, AMR_OF[factor.factor_type], now);
     await deleteFactor(tx, factor.id);
+    await dropLoneRecoveryCodes(tx, input.userId, now);
     return serializeFactor(factor);
   });
 }

@@ -27,11 +27,12 @@ import { mfaVerificationAttempt } from '../hooks/verification-attempts';
 import { normalizePhone } from '../sessions/sign-in';
 import { deliverSms, renderSms, smsTooSoon, testOtpFor } from '../phone/sms-codes';
 import { countPasskeys } from '../../queries/passkeys';
+import { dropLoneRecoveryCodes, RECOVERY_CODE_AMR } from './recovery-codes';
 import { verifyWebauthnAnswer, webauthnChallenge, type RequestedRelyingParty, type WebAuthnAnswer, type WebAuthnChallengeJson } from './webauthn-factor';
 
 /** An enrollment that was never challenged is abandoned after this long. */
 const ABANDONED_AFTER_SECONDS = 300;
-export const AMR_OF = { totp: 'totp', phone: 'mfa/phone', webauthn: 'mfa/webauthn', recovery_code: 'mfa/recovery_code' } as const;
+export const AMR_OF = { totp: 'totp', phone: 'mfa/phone', webauthn: 'mfa/webauthn', recovery_code: RECOVERY_CODE_AMR } as const;
 
 const WRONG_ANSWER = {
   totp: 'Invalid TOTP code entered', phone: 'Invalid MFA Phone code entered', webauthn: 'WebAuthn verification failed', recovery_code: 'Invalid recovery code entered',
@@ -257,6 +258,7 @@ export async function unenrollFactor(deps: Deps, caller: Caller, factorId: strin
     if (factor.status === 'verified' && !aal2(caller.session)) throw new ApiError(422, ErrorCode.insufficient_aal, 'AAL2 required to unenroll verified factor');
     await downgradeSessionsOfFactor(tx, factor.id, AMR_OF[factor.factor_type], now);
     await deleteFactor(tx, factor.id);
+    await dropLoneRecoveryCodes(tx, caller.user.id, now);
     await audit(tx, { actor: caller.user, action: AuditAction.userModified, client: caller.client, at: now, traits: { factor_id: factor.id, action: 'factor_unenrolled' } });
     return factor;
   });

@@ -20,9 +20,10 @@ import {
   revokeSessionRefreshTokens, updateFactor,
 } from '../../queries/mfa';
 import {
-  countRecoveryCodes, deleteRecoveryCodes, findRecoveryFactor, findRecoveryFactorForUpdate, insertRecoveryCodes, recordWrongRecoveryCode,
-  resetRecoveryLock, useRecoveryCode,
+  countRecoveryCodes, deleteRecoveryCodes, findLoneRecoveryFactor, findRecoveryFactor, findRecoveryFactorForUpdate, insertRecoveryCodes,
+  recordWrongRecoveryCode, resetRecoveryLock, useRecoveryCode,
 } from '../../queries/mfa-recovery-codes';
+import type { Executor } from '../../queries/users';
 import { countPasskeys } from '../../queries/passkeys';
 import { insertRefreshToken } from '../../queries/refresh-tokens';
 import { findAmrClaims, recordAmr } from '../../queries/sessions';
@@ -32,10 +33,11 @@ import { mfaVerificationAttempt } from '../hooks/verification-attempts';
 import { audit, AuditAction } from '../platform/audit';
 import type { SignedInCaller } from '../platform/context';
 import { tokenResponse } from '../sessions/access-token';
-import { AMR_OF } from './factors';
 import { isUniqueViolation } from '@keyzone/db';
 
 export const RECOVERY_CODE_COUNT = 10;
+/** The amr entry of a session a recovery code raised (auth-js 2.119's AMRMethod). */
+export const RECOVERY_CODE_AMR = 'mfa/recovery_code';
 const CODE_LENGTH = 16;
 /** 32 letters (no i, l, o, u: nothing to misread), so each character is 5 unbiased bits of a random byte. */
 const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
@@ -142,7 +144,7 @@ export async function verifyRecoveryCode(deps: Deps, caller: SignedInCaller, typ
   const code = canonicalCode(typed ?? '');
   const now = deps.clock.now();
   let wrongCodeOf: string | undefined;
-  const method = AMR_OF.recovery_code;
+  const method = RECOVERY_CODE_AMR;
   const result = await deps.db.transaction().execute(async (tx) => {
     const factor = await findRecoveryFactorForUpdate(tx, caller.user.id);
     if (!factor) throw notFound();
@@ -189,7 +191,7 @@ export async function deleteRecoveryCodesFactor(deps: Deps, caller: SignedInCall
   return deps.db.transaction().execute(async (tx) => {
     const factor = await findRecoveryFactorForUpdate(tx, caller.user.id);
     if (!factor) throw notFound();
-    await downgradeSessionsOfFactor(tx, factor.id, AMR_OF.recovery_code, now);
+    await downgradeSessionsOfFactor(tx, factor.id, RECOVERY_CODE_AMR, now);
     await deleteFactor(tx, factor.id);
     await audit(tx, {
       actor: caller.user, action: AuditAction.userModified, client: caller.client, at: now,
@@ -197,4 +199,15 @@ export async function deleteRecoveryCodesFactor(deps: Deps, caller: SignedInCall
     });
     return { id: factor.id };
   });
+}
+
+/**
+ * Recovery codes are never the only factor: when the last other verified factor or passkey goes (the user or an
+ * admin removing it), the codes go too, in the same transaction, and the sessions they raised drop to AAL1.
+ */
+export async function dropLoneRecoveryCodes(tx: Executor, userId: string, at: Date): Promise<void> {
+  const lone = await findLoneRecoveryFactor(tx, userId);
+  if (!lone) return;
+  await downgradeSessionsOfFactor(tx, lone, RECOVERY_CODE_AMR, at);
+  await deleteFactor(tx, lone);
 }

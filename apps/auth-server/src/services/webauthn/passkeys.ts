@@ -15,6 +15,7 @@ import {
 import { findUserById, type Executor } from '../../queries/users';
 import { audit, AuditAction } from '../platform/audit';
 import type { SignedInCaller } from '../platform/context';
+import { dropLoneRecoveryCodes } from '../mfa/recovery-codes';
 import { CEREMONY_TIMEOUT_SECONDS, CeremonyError, relyingPartyFor } from './relying-party';
 import { isUuid } from '../../uuid';
 
@@ -155,6 +156,7 @@ async function removePasskey(
     if (!row) throw notFound();
     await deleteSessionsOfPasskey(tx, row.id);
     await deletePasskey(tx, row.id);
+    await dropLoneRecoveryCodes(tx, userId, deps.clock.now());
     await onRemoved?.(tx, row);
     return passkeyJson(row);
   });
