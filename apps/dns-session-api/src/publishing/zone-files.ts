@@ -2,7 +2,8 @@
 // renamed, so a server never reads half a file), an include file listing them in BIND syntax, and the
 // configured reload command (an argv list, no shell; {zone} is the zone's name), with a timeout.
 import { execFile } from 'node:child_process';
-import { mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { mkdir, open, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { exportZoneInSlices, normalizeName, type ExportZone } from '../dns';
 import type { Signing } from './powerdns';
@@ -40,16 +41,37 @@ async function markPolicy(file: string, policy: Policy | undefined): Promise<voi
  * The zone's file name: the name without its final dot, every character but [a-z0-9_-] and inner dots written as
  * %XX, so `0/26.2.0.192.in-addr.arpa.` (RFC 2317) is one file and not a directory, and no name climbs out of the
  * directory. zoneNameOfFile reverses it for the include files.
+ *
+ * A file name may have 255 octets, and a DNS name 253 characters before escaping: a name whose encoded form would
+ * leave no room for the suffix, the DNSSEC mark and a temporary name gets `~<sha-256 of the name>.zone` instead,
+ * and its name is read back from the file's $ORIGIN line.
  */
 export function zoneFileName(zoneName: string): string {
   const base = normalizeName(zoneName).replace(/\.$/, '');
   const encoded = base.replace(/[^a-z0-9_-]/g, (c, i: number) =>
     c === '.' && i > 0 && i < base.length - 1 && base[i - 1] !== '.' ? c : `%${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+  if (encoded.length > LONGEST_ENCODED_NAME) return `${HASHED_PREFIX}${createHash('sha256').update(base).digest('hex')}${SUFFIX}`;
   return `${encoded}${SUFFIX}`;
 }
 
-export function zoneNameOfFile(file: string): string {
-  return file.slice(0, -SUFFIX.length).replace(/%([0-9a-f]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+const LONGEST_ENCODED_NAME = 200;
+const HASHED_PREFIX = '~';
+
+/** The zone a file holds: decoded from its name, or for a hashed name read from its $ORIGIN line. */
+export async function zoneNameOfFile(directory: string, file: string): Promise<string> {
+  if (!file.startsWith(HASHED_PREFIX)) {
+    return file.slice(0, -SUFFIX.length).replace(/%([0-9a-f]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+  }
+  const handle = await open(path.join(directory, file), 'r');
+  try {
+    const head = Buffer.alloc(4096);
+    const { bytesRead } = await handle.read(head, 0, head.length, 0);
+    const origin = /^\$ORIGIN\s+(\S+)/m.exec(head.subarray(0, bytesRead).toString('utf8'));
+    if (!origin?.[1]) throw new Error(`${file} has no $ORIGIN line`);
+    return origin[1].replace(/\.$/, '');
+  } finally {
+    await handle.close();
+  }
 }
 
 function fileOf(target: ZoneFileTarget, zoneName: string): string {
@@ -102,8 +124,8 @@ async function writeInclude(target: ZoneFileTarget): Promise<void> {
     const policy = at > 0 ? file.slice(at + SUFFIX.length + SIGNED_MARK.length) : undefined;
     if (policy && (POLICIES as readonly string[]).includes(policy)) policies.set(file.slice(0, at + SUFFIX.length), policy);
   }
-  const zones = files.filter((f) => f.endsWith(SUFFIX)).sort()
-    .map((f) => ({ name: quoted(zoneNameOfFile(f)), file: quoted(path.join(target.directory, f)), policy: policies.get(f) }));
+  const zones = await Promise.all(files.filter((f) => f.endsWith(SUFFIX)).sort()
+    .map(async (f) => ({ name: quoted(await zoneNameOfFile(target.directory, f)), file: quoted(path.join(target.directory, f)), policy: policies.get(f) })));
   const header = '# written by Keyzone; do not edit\n';
   const names = includeFiles(target);
   // A signed zone: BIND's default policy (one CSK, ECDSA P-256, algorithm 13), signed inline from the file Keyzone writes.

@@ -72,18 +72,17 @@ test('the default mailbox is at the nearest ancestor that is a host name and fit
 });
 
 test('zones whose names are not host names get a mailbox BIND loads, and both nameservers serve them', async () => {
-  // The longest name is on PowerDNS only: its zone file's name would be longer than a file name may be.
+  // The longest name's zone file gets a hashed name (its escaped name would not fit in a file name) on BIND.
   const zones = ['0/26.2.0.192.in-addr.arpa.', '_tcp.names.example.', 'x-.names.example.', 'in.-inner.names.example.', '/x.names.example.', LONG_ZONE];
   for (const name of zones) {
-    const on = name === LONG_ZONE ? nameservers.slice(0, 1) : nameservers;
-    const zone = expectStatus(await alice.post('/zone', { zone: name, nameservers: on }), 201).body.zone;
+    const zone = expectStatus(await alice.post('/zone', { zone: name, nameservers }), 201).body.zone;
     expect(zone.mailaddr).toBe(defaultMailbox(name));
     if (name.startsWith('0/26')) await addRecord(alice, zone.id, { owner: '1', type: 'PTR', dname: 'host1.names.example.' });
     const exported = await alice.request('GET', `/zone/${zone.id}/export`);
     expect(exported.status).toBe(200);
     expect(namedCheckzone(name, exported.text)).toMatchObject({ ok: true });
     const soa = `ns1.names-pdns.test. ${zone.mailaddr} ${(await alice.get(`/zone/${zone.id}`)).body.zone.serial} 86400 7200 1209600 3600`;
-    for (const [server, port] of ([['PowerDNS', pdns.dnsPort], ['BIND', bind.dnsPort]] as const).slice(0, on.length)) {
+    for (const [server, port] of [['PowerDNS', pdns.dnsPort], ['BIND', bind.dnsPort]] as const) {
       await eventually(`${name} SOA on ${server}`, async () => (await dig(port, name, 'SOA')).join() === soa);
     }
   }
