@@ -26,7 +26,7 @@ let off: TestServer;
 
 beforeAll(async () => {
   [server, off] = await Promise.all([
-    startTestServer({ env: { SITE_URL: SITE, EXTERNAL_WEB3_ETHEREUM_ENABLED: 'true', EXTERNAL_WEB3_SOLANA_ENABLED: 'true' } }),
+    startTestServer({ env: { SITE_URL: SITE, EXTERNAL_WEB3_ETHEREUM_ENABLED: 'true', EXTERNAL_WEB3_SOLANA_ENABLED: 'true', RATE_LIMIT_WEB3: '1000' } }),
     startTestServer({ env: { SITE_URL: SITE, RATE_LIMIT_WEB3: '3' } }),
   ]);
 });
@@ -235,6 +235,24 @@ describe('Sign in with Ethereum', () => {
     const unsupported = await web3Token({ chain: 'bitcoin', message, signature: 'x' });
     expect(unsupported.status).toBe(400);
     expect(unsupported.body.error_code).toBe('web3_unsupported_chain');
+  });
+});
+
+describe('races', () => {
+  it('one signed message signs in once even when sent twice at the same moment', async () => {
+    const message = siwe({ address: HARDHAT_ADDRESS, nonce: await nonce() });
+    const signature = personalSign(message, HARDHAT_KEY);
+    const answers = await Promise.all([1, 2, 3].map(() => web3Token({ chain: 'ethereum', message, signature })));
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 400, 400]);
+  });
+
+  it('a new wallet signing in from two tabs at once gets one user', async () => {
+    const key = Buffer.alloc(32, 3);
+    const address = `0x${Buffer.from(keccak_256(secp256k1.getPublicKey(key, false).subarray(1)).subarray(12)).toString('hex')}`;
+    const messages = await Promise.all([1, 2].map(async () => siwe({ address, nonce: await nonce() })));
+    const answers = await Promise.all(messages.map((message) => web3Token({ chain: 'ethereum', message, signature: personalSign(message, key) })));
+    expect(answers.map((a) => a.status)).toEqual([200, 200]);
+    expect(answers[0]?.body.user.id).toBe(answers[1]?.body.user.id);
   });
 });
 

@@ -7,6 +7,7 @@
 //   - Issued At may be at most ISSUED_AT_SKEW_SECONDS ahead of the server's clock (GoTrue: the whole window), and
 //     Expiration Time is checked whether or not Not Before is given.
 import { randomBytes } from 'node:crypto';
+import { isUniqueViolation } from '@keyzone/db';
 import type { Deps } from '../../deps';
 import { ApiError, ErrorCode, OAuthError } from '../../errors';
 import { findIdentitiesByUserId } from '../../queries/identities';
@@ -103,7 +104,7 @@ export async function web3SignIn(deps: Deps, input: Web3SignInInput): Promise<To
   const providerId = `${WEB3_PROVIDER}:${chain}:${address}`;
   const customClaims = { address, chain, network: message.chainId ?? '', domain: message.domain, statement: message.statement ?? '' };
   const now = deps.clock.now();
-  const result = await deps.db.transaction().execute(async (tx) => {
+  const signIn = () => deps.db.transaction().execute(async (tx) => {
     if (!(await consumeWeb3Nonce(tx, nonce, now))) {
       throw invalidGrant(`Signed ${name} message's Nonce was not issued by this server, has expired or was already used`);
     }
@@ -121,6 +122,12 @@ export async function web3SignIn(deps: Deps, input: Web3SignInInput): Promise<To
       traits: { provider: WEB3_PROVIDER, chain, network: message.chainId ?? '', address, domain: message.domain, uri: message.uri.href },
     });
     return { user: { ...outcome.user, last_sign_in_at: now }, issued };
+  });
+  // A new wallet signing in twice at once: both find no identity and one insert loses. Its transaction (nonce
+  // included) rolled back, so it runs again and finds the identity the other made.
+  const result = await signIn().catch((err: unknown) => {
+    if (isUniqueViolation(err)) return signIn();
+    throw err;
   });
   return tokenResponse(deps, {
     user: result.user,
