@@ -392,6 +392,17 @@ describe('sign-in with a custom provider', () => {
     expect(res.status).toBe(400);
     expect(res.body.msg).toMatch(/disabled/);
   });
+
+  it('a client secret sealed under another key makes the provider unusable with a 400, never a 500', async () => {
+    expect((await admin.customProviders.createProvider(oidcParams('custom:rekeyed'))).error).toBeNull();
+    const row = await server.deps.db.selectFrom('auth.custom_oauth_providers').select(['client_secret']).where('identifier', '=', 'custom:rekeyed').executeTakeFirstOrThrow();
+    const [format, , payload] = row.client_secret.split(':');
+    await server.deps.db.updateTable('auth.custom_oauth_providers').set({ client_secret: `${format}:otherkey:${payload}` }).where('identifier', '=', 'custom:rekeyed').execute();
+    const res = await call(server.url, 'GET', '/authorize?provider=custom:rekeyed');
+    expect(res.status).toBe(400);
+    expect(res.body.error_code).toBe('provider_disabled');
+    expect(res.body.msg).toMatch(/sets its client secret again/);
+  });
 });
 
 describe('the outbound guard (server-side request forgery)', () => {

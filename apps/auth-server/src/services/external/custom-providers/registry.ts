@@ -55,7 +55,9 @@ export class CustomProviderRegistry {
       secret = this.box.open(row.client_secret, row.id);
     } catch (err) {
       this.deps.log.error({ err, identifier }, 'a custom provider\'s client secret could not be opened');
-      throw new ApiError(500, ErrorCode.unexpected_failure, `The client secret of ${identifier} cannot be read: set it again through the admin API`, { cause: err });
+      // The key changed under the stored secret: the provider is unusable until an admin sets the secret again,
+      // which is what GoTrue answers for a provider that is not configured (the reason is in the log above).
+      throw new ApiError(400, ErrorCode.provider_disabled, `Custom provider "${identifier}" is not usable until an administrator sets its client secret again`, { cause: err });
     }
     const discovery = row.provider_type === 'oidc' ? await this.currentDiscovery(row) : undefined;
     const redirectUri = `${(this.deps.config.api.externalUrl ?? '').replace(/\/+$/, '')}/callback`;
