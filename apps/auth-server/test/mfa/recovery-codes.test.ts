@@ -155,6 +155,15 @@ it('delete (AAL2 only), and the admin removes a user’s recovery codes with the
   expect(sessionAal?.aal).toBe('aal1');
 });
 
+it('one code used from three sessions at the same moment raises exactly one', async () => {
+  const u = await userWithTotp(server);
+  const { codes } = (await authJs(server, 'POST', '/factors/recovery-codes', u.aal2)).body as { codes: string[] };
+  const sessions = await Promise.all([1, 2, 3].map(() => aal1(server, u)));
+  const answers = await Promise.all(sessions.map((jwt) => authJs(server, 'POST', '/factors/recovery-codes/verify', jwt, { code: codes[0] })));
+  expect(answers.map((a) => a.status).sort()).toEqual([200, 422, 422]);
+  expect((await authJs(server, 'GET', '/factors/recovery-codes', u.aal2)).body.remaining).toBe(9);
+});
+
 it('verification carries the MFA request limits', async () => {
   const u = await userWithTotp(limited);
   const codes = (await authJs(limited, 'POST', '/factors/recovery-codes', u.aal2)).body.codes as string[];
