@@ -60,7 +60,7 @@ export function createApp(deps: Deps): Express {
   const store = new KyselySessionStore(deps.db, deps.clock, deps.config.session.ttlSeconds);
   const writable = sessionMiddleware(deps.config.session, store);
   const readOnly = sessionReader(deps.config.session, store);
-  app.use(onPath('/session', writable, readOnly));
+  app.use(onPath(['/session', '/session/oidc/callback'], writable, readOnly));
   // The auth server's access tokens, when auth.yml enables them (services/auth-tokens.ts).
   if (deps.authTokens) app.use(bearerAuth(deps.authTokens));
 
@@ -72,13 +72,13 @@ export function createApp(deps: Deps): Express {
 }
 
 /**
- * One layer in place of two path-matched ones: `handlers` in turn on `path` as Express's routes match it (any
+ * One layer in place of two path-matched ones: `handlers` in turn on each of `paths` as Express's routes match it (any
  * case, with or without a trailing slash), `otherwise` elsewhere.
  */
-function onPath(path: string, handlers: RequestHandler[], otherwise: RequestHandler): RequestHandler {
+function onPath(paths: string[], handlers: RequestHandler[], otherwise: RequestHandler): RequestHandler {
   const matches = (requested: string) => {
     const lower = requested.toLowerCase();
-    return lower === path || lower === `${path}/`;
+    return paths.some((path) => lower === path || lower === `${path}/`);
   };
   return (req, res, next) => {
     if (!matches(req.path)) return otherwise(req, res, next);

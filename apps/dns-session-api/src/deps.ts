@@ -6,6 +6,7 @@ import type { Db } from './queries/db';
 import type { AuditHook } from './services/audit/audit-hook';
 import { createDbAudit } from './services/audit/audit';
 import { AuthTokens } from './services/access/auth-tokens';
+import { OidcSignIn } from './services/access/oidc-sign-in';
 import { Publisher } from './publishing/publisher';
 import { publishingAudit } from './publishing/queue';
 
@@ -19,19 +20,23 @@ export interface Deps {
   audit: AuditHook;
   /** The auth server's access tokens (auth.yml enabled), else undefined. */
   authTokens: AuthTokens | undefined;
+  /** Signing in with an OpenID Connect provider (auth.yml oidc enabled), else undefined. */
+  oidc: OidcSignIn | undefined;
   /** Tracing and metrics (telemetry.yml); undefined when both are off or in tests. */
   telemetry?: Telemetry;
   /** Zone publishing (publish.yml enabled): main.ts starts it; requests kick it after they answer. */
   publisher: Publisher | undefined;
 }
 
-export function buildDeps(parts: Omit<Deps, 'clock' | 'audit' | 'authTokens' | 'publisher'> & Partial<Pick<Deps, 'clock' | 'audit'>>): Deps {
+export function buildDeps(parts: Omit<Deps, 'clock' | 'audit' | 'authTokens' | 'oidc' | 'publisher'> & Partial<Pick<Deps, 'clock' | 'audit'>>): Deps {
   const clock = parts.clock ?? systemClock;
   const authTokens = parts.config.auth.enabled ? new AuthTokens(parts.config.auth, parts.db, clock) : undefined;
+  const { auth, session } = parts.config;
+  const oidc = auth.oidc ? new OidcSignIn(auth.oidc, auth, session.secret, parts.db, clock, parts.log) : undefined;
   // The audit history (services/audit.ts) records every user, group, zone, record and nameserver change; with
   // publishing on, the same hook queues a publish job for every zone change, in the change's transaction.
   const audit = parts.audit ?? createDbAudit(clock);
-  if (!parts.config.publish.enabled) return { ...parts, clock, audit, authTokens, publisher: undefined };
+  if (!parts.config.publish.enabled) return { ...parts, clock, audit, authTokens, oidc, publisher: undefined };
   const publisher = new Publisher({ db: parts.db, config: parts.config, clock, log: parts.log });
-  return { ...parts, clock, audit: publishingAudit(audit, parts.config.publish, clock), authTokens, publisher };
+  return { ...parts, clock, audit: publishingAudit(audit, parts.config.publish, clock), authTokens, oidc, publisher };
 }

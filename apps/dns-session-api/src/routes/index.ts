@@ -5,6 +5,7 @@ import { apiTokenRoutes } from './api-tokens';
 import { groupRoutes } from './groups';
 import { healthRoutes } from './health';
 import { nameserverRoutes } from './nameservers';
+import { oidcSignInRoutes } from './oidc-sign-in';
 import { permissionRoutes } from './permissions';
 import { sessionRoutes } from './session';
 import { statusRoutes } from './status';
@@ -16,6 +17,7 @@ import { zoneRoutes } from './zones';
 
 export const routeFamilies: RouteFamily[] = [
   sessionRoutes,
+  oidcSignInRoutes,
   userRoutes,
   userIdentityRoutes,
   apiTokenRoutes,

@@ -7,7 +7,8 @@ import { clearSessionCookie } from '../http/session-cookie';
 import { loginResponseSchema, serializeLoginUser } from '../serialize';
 import { clientAddressOf } from '../http/client-address';
 import { takeLoginAttempt, type LoginAttempt } from '../services/access/login-limits';
-import { authenticate, authenticateWithAccessToken, currentLogin, reserveSessionId } from '../services/access/sessions';
+import { authenticate, authenticateWithAccessToken, currentLogin } from '../services/access/sessions';
+import { startCookieSession } from '../http/session-login';
 import { errorExamples } from './examples';
 
 const credentialsBody = z
@@ -74,16 +75,7 @@ const login = defineRoute({
       ? await authenticateWithAccessToken(deps, body.access_token)
       : await authenticate(deps, body.username, body.password);
     await attempt?.succeeded();
-    const rowId = await reserveSessionId(deps);
-    // A new id at login (no session fixation) whenever a stored session came with the request. Without one,
-    // express-session has just generated a fresh id that no client has seen, so there is nothing to replace.
-    if (req.session.rowId) await regenerate(req);
-    req.session.rowId = rowId;
-    req.session.userId = user.id;
-    req.session.groupId = group.id;
-    req.session.isAdmin = user.is_admin;
-    if ('access_token' in body) req.session.authToken = body.access_token;
-    await save(req);
+    const rowId = await startCookieSession(deps, req, { user, authToken: 'access_token' in body ? body.access_token : undefined });
     return {
       body: withMeta(
         { user: serializeLoginUser(user), group: { id: group.id, name: group.name }, session: { id: rowId } },
@@ -139,14 +131,6 @@ export const sessionRoutes: RouteFamily = {
   description: 'Cookie sessions: sign in, inspect, sign out',
   routes: [login, current, logout],
 };
-
-function regenerate(req: Request): Promise<void> {
-  return new Promise((resolve, reject) => req.session.regenerate((err) => (err ? reject(err) : resolve())));
-}
-
-function save(req: Request): Promise<void> {
-  return new Promise((resolve, reject) => req.session.save((err) => (err ? reject(err) : resolve())));
-}
 
 function destroy(req: Request): Promise<void> {
   return new Promise((resolve, reject) => req.session.destroy((err) => (err ? reject(err) : resolve())));

@@ -8,7 +8,10 @@ import { serializeUserIdentity } from '../serialize';
 import { identitiesOf, linkIdentity, unlinkIdentity } from '../services/access/user-identities';
 import { errorExamples } from './examples';
 
-const sub = z.uuid().meta({ description: "The auth server's user id (the access token's `sub`)", example: '5f0c7e0e-8d3a-4b53-9c51-2f0d6d1f6b3e' });
+const sub = z.string().min(1).max(1024).refine((v) => ![...v].some((c) => c < ' ' || c === '\u007f'), 'expected a subject without control characters').meta({
+  description: "The auth server's user id (the access token's `sub`); for an OpenID Connect provider other than auth.yml's auth server, `<issuer>#<sub>` (README \"Sign in to the DNS API with Keyzone\")",
+  example: '5f0c7e0e-8d3a-4b53-9c51-2f0d6d1f6b3e',
+});
 const identitySchema = z.object({ sub: z.string(), user_id: z.number(), linked_by: z.enum(['admin', 'verified_email']), created_at: z.string() });
 
 const example = { sub: '5f0c7e0e-8d3a-4b53-9c51-2f0d6d1f6b3e', user_id: 4096, linked_by: 'admin', created_at: '2026-11-25T12:00:00.000Z' };
