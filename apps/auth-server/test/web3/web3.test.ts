@@ -290,6 +290,38 @@ describe('Sign in with Solana', () => {
   });
 });
 
+describe('Solana signature forms', () => {
+  const seed = Buffer.alloc(32, 5);
+  const publicKey = ed25519.getPublicKey(seed);
+  const address = base58.encode(publicKey);
+  const siws = (n: string) => [
+    'app.example.com wants you to sign in with your Solana account:', address, '', 'Version: 1', `URI: ${LOGIN_URL}`,
+    `Issued At: ${server.clock.now().toISOString()}`, `Nonce: ${n}`,
+  ].join('\n');
+
+  it('takes a padded standard-base64 signature', async () => {
+    const message = siws(await nonce());
+    const signature = Buffer.from(ed25519.sign(Buffer.from(message), seed)).toString('base64');
+    expect(signature).toHaveLength(88);
+    const res = await web3Token({ chain: 'solana', message, signature });
+    expect(res.status).toBe(200);
+    expect(res.body.user.identities[0].id).toBe(`web3:solana:${address}`);
+  });
+
+  it('takes a signature over Solana’s off-chain message envelope (what a Ledger signs)', async () => {
+    const message = siws(await nonce());
+    const body = Buffer.from(message);
+    const domain = Buffer.alloc(32);
+    domain.write('app.example.com');
+    const length = Buffer.alloc(2);
+    length.writeUInt16LE(body.length);
+    const envelope = Buffer.concat([Buffer.from('\xffsolana offchain', 'latin1'), Buffer.from([0]), domain, Buffer.from([0, 1]), publicKey, length, body]);
+    const { data, error } = await client().signInWithWeb3({ chain: 'solana', message, signature: ed25519.sign(envelope, seed) });
+    expect(error).toBeNull();
+    expect(data.user?.identities?.[0]?.id).toBe(`web3:solana:${address}`);
+  });
+});
+
 describe('settings', () => {
   it('answers GoTrue’s web3_provider_disabled when off, and counts requests against RATE_LIMIT_WEB3', async () => {
     const { error } = await client(off).signInWithWeb3({ chain: 'ethereum', wallet: ethereumWallet(HARDHAT_KEY), options: { url: LOGIN_URL } });
