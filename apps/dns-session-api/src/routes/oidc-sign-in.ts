@@ -28,13 +28,20 @@ const startQuery = z.object({
   redirect_to: text(2048).optional().meta({ description: 'A path of the console to return to once signed in (same origin only), default `/`', example: '/#/zones' }),
 }).strict();
 
-// Providers add their own parameters to the callback (iss, session_state, ...): those are ignored, not refused.
+// What providers send back: RFC 6749 and RFC 9207 (iss), plus what Keycloak, Entra ID and Google add (ignored).
 const callbackQuery = z.object({
   code: text(4096).optional(),
   state: text(512).optional(),
   error: text(256).optional(),
   error_description: text(1024).optional(),
-});
+  error_uri: text(1024).optional(),
+  iss: text(1024).optional().meta({ description: 'RFC 9207: when present, must be the configured issuer' }),
+  session_state: text(1024).optional(),
+  scope: text(1024).optional(),
+  authuser: text(64).optional(),
+  prompt: text(64).optional(),
+  hd: text(255).optional(),
+}).strict();
 
 const configSchema = z.object({ enabled: z.boolean(), label: z.string().optional() });
 
@@ -134,6 +141,10 @@ export const oidcSignInRoutes: RouteFamily = {
           const cookie = transactionCookieOf(req, deps.config.session);
           clearTransactionCookie(res, deps.config.session);
           const transaction = oidc.takeTransaction(cookie, query.state);
+          // RFC 9207: a response naming another issuer came from another provider (a mix-up attack).
+          if (query.iss !== undefined && query.iss !== oidc.settings.issuer) {
+            throw new OidcError('provider_error', 'bad_request', 'The answer came from another sign-in provider');
+          }
           if (query.error !== undefined) {
             const denied = query.error === 'access_denied';
             throw new OidcError(denied ? 'access_denied' : 'provider_error', 'bad_request', denied ? 'The sign-in was cancelled' : 'The sign-in provider reported an error');

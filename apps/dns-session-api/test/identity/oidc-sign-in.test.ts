@@ -31,6 +31,8 @@ const signingJwk = { ...(privateKey.export({ format: 'jwk' }) as JWK), kid: 'oid
 class ProviderProxy {
   down = false;
   tokenResponse: unknown;
+  /** GET /settings as a GoTrue-style server that confirms addresses by itself would answer. */
+  autoconfirm = false;
   upstreamPort = 0;
   private readonly server = http.createServer((req, res) => this.handle(req, res));
 
@@ -52,6 +54,10 @@ class ProviderProxy {
     if (this.tokenResponse !== undefined && req.url?.startsWith('/oauth/token')) {
       req.resume();
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(this.tokenResponse));
+      return;
+    }
+    if (this.autoconfirm && req.url === '/settings') {
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ mailer_autoconfirm: true }));
       return;
     }
     const upstream = http.request({ host: '127.0.0.1', port: this.upstreamPort, method: req.method, path: req.url, headers: req.headers }, (answer) => {
@@ -216,6 +222,7 @@ afterAll(async () => {
 afterEach(() => {
   proxy.down = false;
   proxy.tokenResponse = undefined;
+  proxy.autoconfirm = false;
 });
 
 const unique = (name: string) => `${name}-${randomBytes(4).toString('hex')}@oidc.example`;
@@ -301,6 +308,18 @@ it('refuses to link by an address the provider has not verified', async () => {
   const { answer, browser } = await signIn(dnsByEmail, person);
   expect(answer.headers.get('location')).toBe('/?oidc_error=email_not_verified');
   expect(browser.jar.has('sid-dnsapi')).toBe(false);
+
+  // A verified address from a provider that confirms addresses by itself (its /settings says so) proves nothing.
+  proxy.autoconfirm = true;
+  const fresh = await startTestServer({ auth: oidcSettings({ linkByVerifiedEmail: true }) });
+  try {
+    const verified = unique('judy');
+    await fresh.seedUser({ group: 'Fresh', username: 'judy', email: verified });
+    const judy = await signIn(fresh, await providerUser({ email: verified }));
+    expect(judy.answer.headers.get('location')).toBe('/?oidc_error=email_not_verified');
+  } finally {
+    await fresh.close();
+  }
 });
 
 it('refuses a state of another sign-in, a callback without the browser\'s cookie, a replayed callback, and a bad redirect_to', async () => {
@@ -341,6 +360,12 @@ it('refuses a state of another sign-in, a callback without the browser\'s cookie
     const res = await new CookieClient(dns.url).get(`/session/oidc?redirect_to=${encodeURIComponent(target)}`);
     expect([target, res.status]).toEqual([target, 400]);
   }
+  // RFC 9207: the answer names another issuer.
+  const mixedUp = new CookieClient(dns.url);
+  const mixedUpBack = await consent((await startSignIn(dns, mixedUp)).toString(), person);
+  mixedUpBack.searchParams.set('iss', 'https://another-provider.example');
+  expect((await mixedUp.get(callbackPath(mixedUpBack), { headers: HTML })).headers.get('location')).toBe('/?oidc_error=provider_error');
+
   const denied = new CookieClient(dns.url);
   const start = await startSignIn(dns, denied);
   const cancelled = await denied.get(`/session/oidc/callback?error=access_denied&state=${start.searchParams.get('state')}`, { headers: HTML });
