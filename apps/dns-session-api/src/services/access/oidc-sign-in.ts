@@ -199,6 +199,8 @@ export class OidcSignIn {
       }
       linked = await this.linkByEmail(key, claims.email);
     }
+    // The administrator who is asked to link this person finds the subject to link here.
+    if (!linked) this.log.info({ sub: key, email: claims.email }, 'oidc: no DNS user linked');
     if (!linked) throw new OidcError('not_linked', 'forbidden', 'No DNS user is linked to you; ask an administrator to link your account');
     return { userId: linked.user_id, groupId: linked.group_id, isAdmin: linked.is_admin, sessionId: 0 };
   }
