@@ -2,7 +2,7 @@
 // The executable: serve (default) | migrate | version | create-user | import-nictool | publish, each with --help.
 // Only a dispatcher: `version` and the usage texts answer from here, and each command's module (cli/*) is loaded
 // only when that command runs, so `version` does not load the app (issue 39).
-import { UsageError, wantsHelp } from '@keyzone/config/cli';
+import { runExecutable } from '@keyzone/config/cli';
 import { API_VERSION } from './version';
 
 const USAGE = `usage: main.js [command] [options]     (node dist/main.js, or pnpm start)
@@ -19,45 +19,23 @@ commands:
   help [command]         this text, or a command's (as does <command> --help)`;
 const VERSION_USAGE = 'usage: main.js version\n  prints the version of the DNS API';
 
-async function run(command: string, args: string[]): Promise<void> {
-  switch (command) {
-    case 'version':
-    case '--version':
-      console.log(wantsHelp(args) ? VERSION_USAGE : API_VERSION);
-      return;
-    case 'help':
-    case '--help':
-    case '-h':
-      // `help publish` is `publish --help`.
-      if (args[0] && args[0] !== 'help' && !args[0].startsWith('-')) return run(args[0], ['--help']);
-      console.log(USAGE);
-      return;
-    case 'serve':
-    case 'migrate':
-      return (await import('./cli/serve.js')).runServer(command, args);
-    case 'create-user':
-      return (await import('./cli/create-user.js')).runCreateUser(args);
-    case 'import-nictool':
-      return (await import('./cli/import-nictool.js')).runImportNicTool(args);
-    case 'publish':
-      return (await import('./cli/publish.js')).runPublish(args);
-    default:
-      throw new UsageError(USAGE, [`unknown command ${JSON.stringify(command)}`]);
-  }
-}
-
-const [command = 'serve', ...args] = process.argv.slice(2);
-run(command, args).catch(async (err: unknown) => {
-  // Wrong arguments: the usage and what was wrong, exit 2 (a shell's convention for a usage error).
-  if (err instanceof UsageError) {
-    console.error(err.message);
-    process.exit(2);
-  }
+runExecutable({
+  usage: USAGE,
+  version: API_VERSION,
+  versionUsage: VERSION_USAGE,
+  commands: {
+    serve: async (command, args) => (await import('./cli/serve.js')).runServer(command as 'serve', args),
+    migrate: async (command, args) => (await import('./cli/serve.js')).runServer(command as 'migrate', args),
+    'create-user': async (_command, args) => (await import('./cli/create-user.js')).runCreateUser(args),
+    'import-nictool': async (_command, args) => (await import('./cli/import-nictool.js')).runImportNicTool(args),
+    publish: async (_command, args) => (await import('./cli/publish.js')).runPublish(args),
+  },
   // An API error (create-user's 409) as its status and message, a database that is missing, refusing or
   // unreachable as one line naming the problem (as the auth server), anything else as its message.
-  const [{ ApiError }, { databaseProblem }] = await Promise.all([import('./errors.js'), import('@keyzone/db')]);
-  const problem = err instanceof ApiError ? undefined : databaseProblem(err);
-  if (problem !== undefined) console.error(`dns-session-api: cannot use the database: ${problem}`);
-  else console.error(err instanceof ApiError ? `${err.statusCode} ${err.message}` : err instanceof Error ? err.message : err);
-  process.exit(1);
+  reportFailure: async (err) => {
+    const [{ ApiError }, { databaseProblem }] = await Promise.all([import('./errors.js'), import('@keyzone/db')]);
+    const problem = err instanceof ApiError ? undefined : databaseProblem(err);
+    if (problem !== undefined) console.error(`dns-session-api: cannot use the database: ${problem}`);
+    else console.error(err instanceof ApiError ? `${err.statusCode} ${err.message}` : err instanceof Error ? err.message : err);
+  },
 });

@@ -76,3 +76,45 @@ export function parseCommand<O extends Record<string, OptionSpec>>(args: string[
   for (const [name, option] of Object.entries(spec.options)) values[name] = option.type === 'boolean' ? (flags[name] ?? false) : strings[name];
   return { help: false, values: values as Values<O>, positionals };
 }
+
+export interface Executable {
+  /** The top-level usage text (printed by `help`, `--help`, `-h`). */
+  usage: string;
+  version: string;
+  versionUsage: string;
+  /** Each command's runner, loaded only when that command runs (so `version` loads nothing else). */
+  commands: Readonly<Record<string, (command: string, args: string[]) => Promise<void>>>;
+  /** How a failure other than a usage error is printed (exit 1 follows). */
+  reportFailure(err: unknown): void | Promise<void>;
+}
+
+/**
+ * Runs a service's executable: `version`, `help [command]` and `<command> --help` answer here; a usage error prints
+ * the usage and what was wrong and exits 2 (a shell's convention), any other failure is reported and exits 1.
+ */
+export function runExecutable(executable: Executable, argv: readonly string[] = process.argv.slice(2)): void {
+  const run = async (command: string, args: string[]): Promise<void> => {
+    if (command === 'version' || command === '--version') {
+      console.log(wantsHelp(args) ? executable.versionUsage : executable.version);
+      return;
+    }
+    if (command === 'help' || command === '--help' || command === '-h') {
+      // `help publish` is `publish --help`.
+      if (args[0] && args[0] !== 'help' && !args[0].startsWith('-')) return run(args[0], ['--help']);
+      console.log(executable.usage);
+      return;
+    }
+    const runner = Object.hasOwn(executable.commands, command) ? executable.commands[command] : undefined;
+    if (!runner) throw new UsageError(executable.usage, [`unknown command ${JSON.stringify(command)}`]);
+    return runner(command, args);
+  };
+  const [command = 'serve', ...args] = argv;
+  run(command, args).catch(async (err: unknown) => {
+    if (err instanceof UsageError) {
+      console.error(err.message);
+      process.exit(2);
+    }
+    await executable.reportFailure(err);
+    process.exit(1);
+  });
+}
