@@ -2,7 +2,7 @@ export type {
   AuthConfig, ApiConfig, DbConfig, LogConfig, JwtConfig, Jwk, ProviderConfig, ExternalConfig, PasswordConfig,
   CaptchaConfig, SecurityConfig, RateLimitConfig, SmtpConfig, MailerConfig, SmsConfig, MfaConfig, TracingConfig,
   MetricsConfig, ProviderName, MailKind, NotificationKind, SmsProviderName, LogLevel, CaptchaProviderName,
-  HookName, HookTarget, HooksConfig, SamlConfig, WebAuthnConfig, OAuthServerConfig, CustomOAuthConfig, OutboundConfig,
+  HookName, HookTarget, HooksConfig, SamlConfig, WebAuthnConfig, OAuthServerConfig, CustomOAuthConfig, OutboundConfig, ConsoleConfig,
 } from './auth/schema';
 export {
   PROVIDER_NAMES, MAIL_KINDS, NOTIFICATION_KINDS, SMS_PROVIDERS, LOG_LEVELS, CAPTCHA_PROVIDERS,

@@ -18,6 +18,7 @@ import { readWebAuthn } from './schema-webauthn';
 import { checkOAuthServerSigningKey, readOAuthServer } from './schema-oauth-server';
 import { readMetrics, readTracing } from './schema-observability';
 import { readCustomOAuth, readOutbound } from './schema-custom-oauth';
+import { readConsole } from './schema-console';
 
 export interface LoadAuthConfigOptions {
   /** Variables to read; default process.env. */
@@ -83,6 +84,7 @@ export function loadAuthConfig(options: LoadAuthConfigOptions = {}): AuthConfig 
     oauthServer: readOAuthServer(r),
     outbound: readOutbound(r),
     customOAuth: readCustomOAuth(r, jwt.secret, options.production ?? false),
+    console: readConsole(r),
   };
   if (options.production && !config.mailer.autoconfirm && !config.smtp.host && !config.hooks.sendEmail) {
     r.problem(

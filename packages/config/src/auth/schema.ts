@@ -274,6 +274,13 @@ export interface AuthConfig {
   oauthServer: OAuthServerConfig;
   customOAuth: CustomOAuthConfig;
   outbound: OutboundConfig;
+  console: ConsoleConfig;
+}
+
+/** The admin console at /admin/console/ (schema-console.ts). */
+export interface ConsoleConfig {
+  enabled: boolean;                    // CONSOLE_ENABLED, default true: the screens are served
+  requireAal2: boolean;                // CONSOLE_REQUIRE_AAL2, default true: an admin needs a second factor to enter
 }
 
 /** Custom OAuth/OIDC providers managed by the admin API (schema-custom-oauth.ts). */
