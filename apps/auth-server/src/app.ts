@@ -9,6 +9,8 @@ import { clientAddresses, resolvedAddress } from './http/client';
 import { cors } from './http/cors';
 import { errorRenderer } from './http/errors';
 import { buildRouter } from './routes';
+import { adminConsole, CONSOLE_PATH } from './routes/admin-console';
+import { hostedPages } from './routes/hosted-pages';
 import { RECOVERY_JOB, runRecoveryJob } from './services/email/flows';
 
 export function createApp(deps: Deps): Express {
@@ -29,9 +31,12 @@ export function createApp(deps: Deps): Express {
       next();
     });
   }
+  if (deps.config.console.enabled) app.use(CONSOLE_PATH, adminConsole(deps));
   const router = buildRouter(deps);
-  app.use('/auth/v1', router);
-  app.use(router);
+  // The hosted pages (sign-in, consent, …) answer beside the API, at both of its mount points.
+  const pages = hostedPages(deps);
+  app.use('/auth/v1', pages, router);
+  app.use(pages, router);
   app.use(() => {
     throw new ApiError(404, ErrorCode.unknown, 'Not Found');
   });

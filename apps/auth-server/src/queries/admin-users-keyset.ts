@@ -12,14 +12,58 @@ export interface KeysetPosition {
   id: string;
 }
 
+/** The console's filters (issue 43); each one absent means "either". */
+export interface UserListFilters {
+  confirmed?: boolean;
+  banned?: boolean;
+  anonymous?: boolean;
+  /** Has an identity of this provider (email, phone, google, sso:..., custom:...). */
+  provider?: string;
+  /** Has a verified MFA factor. */
+  hasMfa?: boolean;
+}
+
 export interface KeysetQuery {
   limit: number;
   after?: KeysetPosition;
   filter?: string;
   sort: SortDirection;
+  filters?: UserListFilters;
+  /** The time `banned` is judged at (the server's clock). */
+  now?: Date;
 }
 
 const users = sql.table('auth.users');
+const identities = sql.table('auth.identities');
+const factors = sql.table('auth.mfa_factors');
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * The search box: a substring of the e-mail or full name (the trigram indexes), an exact user id, or an exact
+ * phone number as stored (digits, with or without the leading +): each of these is an index lookup.
+ */
+function searchCondition(filter: string): RawBuilder<unknown> {
+  const pattern = containsPattern(filter);
+  const alternatives = [sql`lower(u.email) LIKE ${pattern}`, sql`lower(u.raw_user_meta_data->>'full_name') LIKE ${pattern}`];
+  if (UUID.test(filter)) alternatives.push(sql`u.id = ${filter.toLowerCase()}::uuid`);
+  const digits = filter.replace(/^\+/, '');
+  if (/^\d{4,20}$/.test(digits)) alternatives.push(sql`u.phone = ${digits}`);
+  return sql`(${sql.join(alternatives, sql` OR `)})`;
+}
+
+function filterConditions(f: UserListFilters, now: Date): RawBuilder<unknown>[] {
+  const out: RawBuilder<unknown>[] = [];
+  const not = (on: boolean, condition: RawBuilder<unknown>) => (on ? condition : sql`NOT ${condition}`);
+  if (f.confirmed !== undefined) out.push(not(f.confirmed, sql`(u.email_confirmed_at IS NOT NULL OR u.phone_confirmed_at IS NOT NULL)`));
+  if (f.banned !== undefined) out.push(not(f.banned, sql`coalesce(u.banned_until > ${now.toISOString()}::timestamptz, false)`));
+  if (f.anonymous !== undefined) out.push(not(f.anonymous, sql`u.is_anonymous`));
+  if (f.provider !== undefined) out.push(sql`EXISTS (SELECT 1 FROM ${identities} AS i WHERE i.user_id = u.id AND i.provider = ${f.provider})`);
+  if (f.hasMfa !== undefined) {
+    out.push(not(f.hasMfa, sql`EXISTS (SELECT 1 FROM ${factors} AS f WHERE f.user_id = u.id AND f.status = 'verified')`));
+  }
+  return out;
+}
 const selectedColumns = sql.join(userColumns.map((c) => sql.ref(`u.${c}`)));
 
 /** Rows strictly after `after` in the listing order (created_at DESC, id ASC, or its reverse). */
@@ -35,10 +79,8 @@ function afterCondition(after: KeysetPosition, sort: SortDirection): RawBuilder<
 export async function findUserPageAfter(db: Executor, q: KeysetQuery): Promise<Array<UserRow & { position: KeysetPosition }>> {
   const conditions: RawBuilder<unknown>[] = [];
   if (q.after) conditions.push(afterCondition(q.after, q.sort));
-  if (q.filter) {
-    const pattern = containsPattern(q.filter);
-    conditions.push(sql`(lower(u.email) LIKE ${pattern} OR lower(u.raw_user_meta_data->>'full_name') LIKE ${pattern})`);
-  }
+  if (q.filter) conditions.push(searchCondition(q.filter));
+  if (q.filters) conditions.push(...filterConditions(q.filters, q.now ?? new Date()));
   const where = conditions.length > 0 ? sql`WHERE ${sql.join(conditions, sql` AND `)}` : sql``;
   const order = q.sort === 'asc' ? sql`u.created_at ASC, u.id DESC` : sql`u.created_at DESC, u.id ASC`;
   const { rows } = await sql<UserRow & { position_at: string }>`

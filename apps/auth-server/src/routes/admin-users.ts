@@ -10,6 +10,7 @@ import { validate } from '../http/validate';
 import { createUser, deleteUser, getUser, updateUser, type AdminActor, type AdminUserFields } from '../services/admin/users';
 import { listUsers, type UserListSort } from '../services/admin/users-list';
 import { listUsersAfterCursor } from '../services/admin/users-cursor';
+import type { UserListFilters } from '../queries/admin-users-keyset';
 import { cursorLinkHeader, paginationHeaders, parseCursorMode, parsePagination } from './admin-pagination';
 import { columnString, metadataObject, optionalString } from './schemas';
 
@@ -69,14 +70,42 @@ function parseSort(raw: unknown): UserListSort {
   return (match[1]?.toLowerCase() as UserListSort | undefined) ?? 'desc';
 }
 
+/** `true`/`false` for a console filter, undefined when absent (either). */
+function booleanFilter(raw: unknown, name: string): boolean | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  if (raw === 'true' || raw === 'false') return raw === 'true';
+  throw new ApiError(400, ErrorCode.validation_failed, `${name} must be true or false`);
+}
+
+/** The console's filters (cursor mode): confirmed, banned, anonymous, has_mfa, provider. */
+function listFilters(req: Request): UserListFilters | undefined {
+  const q = req.query;
+  const provider = q.provider === undefined || q.provider === '' ? undefined : q.provider;
+  if (provider !== undefined && (typeof provider !== 'string' || !/^[a-z0-9:_.-]{1,100}$/i.test(provider))) {
+    throw new ApiError(400, ErrorCode.validation_failed, 'provider must be a provider name such as email, google or sso:<id>');
+  }
+  const filters: UserListFilters = {
+    confirmed: booleanFilter(q.confirmed, 'confirmed'),
+    banned: booleanFilter(q.banned, 'banned'),
+    anonymous: booleanFilter(q.anonymous, 'anonymous'),
+    hasMfa: booleanFilter(q.has_mfa, 'has_mfa'),
+    provider,
+  };
+  return Object.values(filters).some((v) => v !== undefined) ? filters : undefined;
+}
+
 export function listAdminUsers(deps: Deps): RequestHandler {
   return async (req, res) => {
     const sort = parseSort(req.query.sort);
     const filter = typeof req.query.filter === 'string' ? req.query.filter.trim() : '';
     refuseUnstorable(filter, 'filter');
     const cursorMode = parseCursorMode(req);
+    const filters = listFilters(req);
+    if (filters && !cursorMode) {
+      throw new ApiError(400, ErrorCode.validation_failed, 'confirmed, banned, anonymous, has_mfa and provider need cursor paging (limit and cursor)');
+    }
     if (cursorMode) {
-      const result = await listUsersAfterCursor(deps, { ...cursorMode, sort, filter: filter || undefined });
+      const result = await listUsersAfterCursor(deps, { ...cursorMode, sort, filter: filter || undefined, filters });
       res.set(cursorLinkHeader(req, cursorMode.limit, result.pagination.next_cursor));
       res.json(result);
       return;

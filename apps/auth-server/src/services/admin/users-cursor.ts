@@ -4,7 +4,7 @@
 import type { Deps } from '../../deps';
 import { ApiError, ErrorCode } from '../../errors';
 import type { UserListSort } from './users-list';
-import { findUserPageAfter, type KeysetPosition } from '../../queries/admin-users-keyset';
+import { findUserPageAfter, type KeysetPosition, type UserListFilters } from '../../queries/admin-users-keyset';
 import { findIdentitiesByUserIds } from '../../queries/admin-user-writes';
 import { serializeUser, type UserJson } from '../../serialize';
 import { isUuid } from '../../uuid';
@@ -38,12 +38,14 @@ export interface CursorPage {
 }
 
 export async function listUsersAfterCursor(
-  deps: Pick<Deps, 'db' | 'config'>,
-  input: { limit: number; cursor?: string; filter?: string; sort: UserListSort },
+  deps: Pick<Deps, 'db' | 'config' | 'clock'>,
+  input: { limit: number; cursor?: string; filter?: string; sort: UserListSort; filters?: UserListFilters },
 ): Promise<CursorPage> {
   const after = input.cursor ? decodeCursor(input.cursor) : undefined;
   // One row more than asked tells whether another page exists without counting.
-  const rows = await findUserPageAfter(deps.db, { limit: input.limit + 1, after, filter: input.filter, sort: input.sort });
+  const rows = await findUserPageAfter(deps.db, {
+    limit: input.limit + 1, after, filter: input.filter, sort: input.sort, filters: input.filters, now: deps.clock.now(),
+  });
   const page = rows.slice(0, input.limit);
   const hasMore = rows.length > input.limit;
   const identities = await findIdentitiesByUserIds(deps.db, page.map((r) => r.id));

@@ -1,0 +1,54 @@
+// The signed-in admin, held in memory only (never localStorage): a reload asks to sign in again. Sign-in uses the
+// auth server's public API (password grant, then an MFA challenge when the console needs AAL2), and every admin
+// call carries that admin's own access token, so the admin API authorizes and audits them, not the console.
+import { ApiError, requestJson, type RequestOptions } from '@keyzone/ui/browser';
+
+export interface Tokens {
+  access_token: string;
+  refresh_token: string;
+  expires_at?: number;
+  user: { id: string; email?: string; factors?: Array<{ id: string; factor_type: string; status: string; friendly_name?: string }> };
+}
+
+export interface Claims {
+  sub: string;
+  email?: string;
+  role?: string;
+  aal?: string;
+}
+
+/** The token's claims, for display and routing only: the server verifies every token it is sent. */
+export function claimsOf(token: string): Claims {
+  const payload = token.split('.')[1] ?? '';
+  const json = atob(payload.replace(/-/g, '+').replace(/_/g, '/'));
+  return JSON.parse(new TextDecoder().decode(Uint8Array.from(json, (c) => c.charCodeAt(0)))) as Claims;
+}
+
+export interface ConsoleSettings {
+  require_aal2: boolean;
+}
+
+export const consoleSettings = () => requestJson<ConsoleSettings>('/admin/console/settings');
+
+export const signInWithPassword = (email: string, password: string) =>
+  requestJson<Tokens>('/token?grant_type=password', { body: { email, password } });
+
+export async function verifyTotp(tokens: Tokens, factorId: string, code: string): Promise<Tokens> {
+  const auth = { authorization: `Bearer ${tokens.access_token}` };
+  const challenge = await requestJson<{ id: string }>(`/factors/${encodeURIComponent(factorId)}/challenge`, { body: {}, headers: auth });
+  return requestJson<Tokens>(`/factors/${encodeURIComponent(factorId)}/verify`, { body: { challenge_id: challenge.id, code }, headers: auth });
+}
+
+export type Api = <T>(url: string, options?: RequestOptions) => Promise<T>;
+
+/** requestJson with the admin's token; `onExpired` runs when the server no longer takes it. */
+export function adminApi(tokens: Tokens, onExpired: () => void): Api {
+  return async <T,>(url: string, options: RequestOptions = {}) => {
+    try {
+      return await requestJson<T>(url, { ...options, headers: { ...options.headers, authorization: `Bearer ${tokens.access_token}` } });
+    } catch (cause) {
+      if (cause instanceof ApiError && (cause.code === 'bad_jwt' || cause.code === 'session_expired' || cause.code === 'session_not_found')) onExpired();
+      throw cause;
+    }
+  };
+}
