@@ -137,6 +137,8 @@ export const auditEntrySchema = z.object({
   ip: z.string().nullable().meta({ description: "The client's address (behind trusted proxies, the client's own); null when unknown" }),
   api_token: z.object({ id: z.number().int(), name: z.string() }).nullable()
     .meta({ description: 'The API token the change was made with (the PowerDNS-compatible API); null for changes made in a session' }),
+  tsig_key: z.object({ id: z.number().int(), name: z.string() }).nullable()
+    .meta({ description: 'The TSIG key a DNS UPDATE (RFC 2136) making the change was signed with; null otherwise' }),
   before: z.record(z.string(), z.unknown()).nullable(),
   after: z.record(z.string(), z.unknown()).nullable(),
 });
@@ -146,7 +148,8 @@ export function serializeAuditEntry(row: AuditRow): AuditEntryWire {
   return {
     id: Number(row.id), object: row.object_type, object_id: row.object_id, action: row.action,
     user: { id: row.user_id }, at: row.at.toISOString(), ip: row.ip,
-    api_token: row.api_token_id === null ? null : { id: row.api_token_id, name: row.api_token_name ?? '' }, before: row.before, after: row.after,
+    api_token: row.api_token_id === null ? null : { id: row.api_token_id, name: row.api_token_name ?? '' },
+    tsig_key: row.tsig_key_id === null ? null : { id: row.tsig_key_id, name: row.tsig_key_name ?? '' }, before: row.before, after: row.after,
   };
 }
 

@@ -60,6 +60,11 @@ const NO_AUTH = {
   sessionCheckSeconds: 60, autoLinkByVerifiedEmail: false, requireAal2WithFactors: true,
 };
 
+const NO_DNS = {
+  enabled: false, address: '127.0.0.1', port: 5353, udp: true, tcp: true, tsigSecretKey: DEFAULT_DEV_SESSION_SECRET,
+  fudgeSeconds: 300, maxTransfers: 10, udpAnswersPerClientPerSecond: 50, transferPeers: {},
+};
+
 describe('loadDnsConfig', () => {
   it('development (the default NODE_ENV)', () => {
     const dir = appConfig();
@@ -73,6 +78,7 @@ describe('loadDnsConfig', () => {
       publish: NO_PUBLISH,
       telemetry: NO_TELEMETRY,
       auth: NO_AUTH,
+      dns: NO_DNS,
       env: 'development',
     });
   });
@@ -198,8 +204,18 @@ describe('loadDnsConfig', () => {
       publish: NO_PUBLISH,
       telemetry: NO_TELEMETRY,
       auth: NO_AUTH,
+      dns: NO_DNS,
       env: 'test',
     });
+  });
+
+  it('dns.yml: the DNS listener (issue 44), off by default; transfer peers by absolute zone name, checked as addresses', () => {
+    const on = appConfig({ 'config/dns.yml': 'default:\n  enabled: true\n  port: 5300\n  tsig_secret_key: a-long-enough-sealing-key\n  transfer_peers:\n    Example.COM: [192.0.2.1, 10.0.0.0/8]\n' });
+    expect(loadDnsConfig({ dir: on, env: {} }).dns).toEqual({
+      ...NO_DNS, enabled: true, port: 5300, tsigSecretKey: 'a-long-enough-sealing-key', transferPeers: { 'example.com.': ['192.0.2.1', '10.0.0.0/8'] },
+    });
+    const bad = appConfig({ 'config/dns.yml': 'default:\n  transfer_peers:\n    example.com: [nowhere]\n' });
+    expect(configError(() => loadDnsConfig({ dir: bad, env: {} })).problems.join('\n')).toMatch(/dns\.yml: default\.transfer_peers\.example\.com: expected IP addresses or CIDR blocks/);
   });
 
   it('reports YAML problems with file, section and key path', () => {

@@ -18,9 +18,11 @@ export interface AuditRow {
   /** The API token the change was made with (PowerDNS-compatible API), if any. */
   api_token_id: number | null;
   api_token_name: string | null;
+  tsig_key_id: number | null;
+  tsig_key_name: string | null;
 }
 
-const columns = ['id', 'object_type', 'object_id', 'zone_id', 'action', 'user_id', 'at', 'before', 'after', 'ip', 'api_token_id', 'api_token_name'] as const;
+const columns = ['id', 'object_type', 'object_id', 'zone_id', 'action', 'user_id', 'at', 'before', 'after', 'ip', 'api_token_id', 'api_token_name', 'tsig_key_id', 'tsig_key_name'] as const;
 
 export async function insertAuditEntry(db: Db, entry: Omit<AuditRow, 'id'>): Promise<void> {
   await db

@@ -2,6 +2,7 @@
 // family here mounts it (app.ts) and documents it (openapi.ts); nothing else needs to know about it.
 import type { AnyRoute, RouteFamily } from '../http/route';
 import { apiTokenRoutes } from './api-tokens';
+import { tsigKeyRoutes } from './tsig-keys';
 import { groupRoutes } from './groups';
 import { healthRoutes } from './health';
 import { nameserverRoutes } from './nameservers';
@@ -21,6 +22,7 @@ export const routeFamilies: RouteFamily[] = [
   userRoutes,
   userIdentityRoutes,
   apiTokenRoutes,
+  tsigKeyRoutes,
   groupRoutes,
   permissionRoutes,
   nameserverRoutes,

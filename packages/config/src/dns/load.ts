@@ -212,6 +212,20 @@ export function loadDnsConfig(options: LoadDnsConfigOptions = {}): DnsConfig {
         discoveryRefreshSeconds: yml.auth.oidc.discovery_refresh_seconds,
       } : undefined,
     },
+    dns: {
+      enabled: yml.dns.enabled,
+      address: yml.dns.address,
+      port: yml.dns.port,
+      udp: yml.dns.udp,
+      tcp: yml.dns.tcp,
+      tsigSecretKey: yml.dns.tsig_secret_key ?? sessionSecret ?? yml.session.secret ?? DEFAULT_DEV_SESSION_SECRET,
+      fudgeSeconds: yml.dns.fudge_seconds,
+      maxTransfers: yml.dns.max_transfers,
+      udpAnswersPerClientPerSecond: yml.dns.udp_answers_per_client_per_second,
+      transferPeers: Object.fromEntries(Object.entries(yml.dns.transfer_peers).map(([zone, peers]) => [
+        `${zone.toLowerCase().replace(/\.$/, '')}.`, peers,
+      ])),
+    },
     env: envName,
   };
   return deepFreeze(config);

@@ -77,6 +77,18 @@ export interface DnsConfig {
                                        // come with an aal2 token, default true
     oidc: DnsOidcConfig | undefined;   // auth.yml oidc: signing in with an OpenID Connect provider; undefined unless enabled
   };
+  dns: {
+    enabled: boolean;                  // dns.yml enabled: the DNS listener runs (issue 44), default false
+    address: string;                   // dns.yml address, default 127.0.0.1
+    port: number;                      // dns.yml port, default 5353
+    udp: boolean;                      // dns.yml udp, default true
+    tcp: boolean;                      // dns.yml tcp, default true
+    tsigSecretKey: string;             // dns.yml tsig_secret_key: seals TSIG secrets; default: the session secret
+    fudgeSeconds: number;              // dns.yml fudge_seconds: the TSIG time window, default 300
+    maxTransfers: number;              // dns.yml max_transfers: concurrent AXFR/IXFR answers, default 10
+    udpAnswersPerClientPerSecond: number; // dns.yml udp_answers_per_client_per_second, default 50
+    transferPeers: Record<string, string[]>; // dns.yml transfer_peers: zone (absolute, lowercase) → addresses/CIDRs
+  };
   env: DnsEnvironment;                 // from NODE_ENV (default development)
 }
 

@@ -96,6 +96,23 @@ export const dnsYamlSchema = z.strictObject({
     zones_per_group: z.number().int().min(0).default(10_000),
     records_per_zone: z.number().int().min(0).default(100_000),
   }).prefault({}),
+  // Keyzone speaking DNS itself (issue 44): a listener for SOA queries, zone transfers and RFC 2136 updates
+  // signed with TSIG keys managed through the API. Off unless enabled; never port 53 by default.
+  dns: z.strictObject({
+    enabled: z.boolean().default(false),
+    address: z.string().min(1).default('127.0.0.1'),
+    port: port.default(5353),
+    udp: z.boolean().default(true),
+    tcp: z.boolean().default(true),
+    // Seals the TSIG secrets in the database (AES-256-GCM under its SHA-256); unset: derived from the session secret.
+    tsig_secret_key: z.string().min(16).optional(),
+    fudge_seconds: z.number().int().min(1).max(3600).default(300),
+    max_transfers: z.number().int().min(1).max(1000).default(10),
+    udp_answers_per_client_per_second: z.number().int().min(1).default(50),
+    // Addresses (or CIDR blocks) allowed to transfer a zone without a TSIG key, by zone name.
+    transfer_peers: z.record(z.string().min(1), z.array(z.string().min(1))
+      .refine((v) => parseTrustedProxies(v.join(',')) !== undefined, 'expected IP addresses or CIDR blocks')).default({}),
+  }).prefault({}),
   // The auth server's users on this API (issue 20): off unless enabled.
   auth: z.strictObject({
     enabled: z.boolean().default(false),

@@ -128,6 +128,8 @@ export interface DnsAuditLogTable {
   ip: ColumnType<string | null, string | null | undefined, string | null>; // inet: the client's address (migration 202611260100)
   api_token_id: ColumnType<number | null, number | null | undefined, number | null>; // the API token of the change (202611270100)
   api_token_name: ColumnType<string | null, string | null | undefined, string | null>;
+  tsig_key_id: ColumnType<number | null, number | null | undefined, number | null>;
+  tsig_key_name: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface DnsDatabase {
@@ -276,4 +278,25 @@ export interface DnsZoneDelegationsTable {
 
 export interface DnsDatabase {
   'dns.zone_delegations': DnsZoneDelegationsTable;
+}
+
+// --- TSIG keys for the DNS listener (migration 202611300500_tsig_keys) ---
+export interface DnsTsigKeysTable {
+  id: Generated<number>;
+  user_id: number;
+  name: string;                              // the key's DNS name, lowercase, no trailing dot
+  algorithm: 'hmac-sha256' | 'hmac-sha512';
+  secret_sealed: string;                     // AES-256-GCM: base64url(iv).base64url(tag).base64url(ciphertext)
+  zone_ids: number[] | null;
+  name_patterns: string[] | null;
+  record_types: string[] | null;
+  allow_transfer: Generated<boolean>;        // may AXFR/IXFR the zones in its scope
+  created_by: number | null;
+  created_at: Date;
+  last_used_at: Date | null;
+  revoked_at: Date | null;
+}
+
+export interface DnsDatabase {
+  'dns.tsig_keys': DnsTsigKeysTable;
 }

@@ -14,4 +14,6 @@ export interface Caller {
   ip?: string;
   /** Set when the request came with an API token (PowerDNS-compatible API): the history names it. */
   apiToken?: { id: number; name: string };
+  /** Set when the change came in a DNS UPDATE signed with a TSIG key (issue 44): the history names the key. */
+  tsigKey?: { id: number; name: string };
 }

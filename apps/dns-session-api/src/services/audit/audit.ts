@@ -28,6 +28,8 @@ export function createDbAudit(clock: Clock): AuditHook {
         ip: entry.actor.ip ?? null,
         api_token_id: entry.actor.apiToken?.id ?? null,
         api_token_name: entry.actor.apiToken?.name ?? null,
+        tsig_key_id: entry.actor.tsigKey?.id ?? null,
+        tsig_key_name: entry.actor.tsigKey?.name ?? null,
       });
     },
   };

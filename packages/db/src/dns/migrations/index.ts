@@ -21,6 +21,7 @@ import * as m202611282100 from './202611282100_zone_mailbox_host_names';
 import * as m202611282200 from './202611282200_nictool_permissions';
 import * as m202611282300 from './202611282300_zone_delegations';
 import * as m202611290100 from './202611290100_user_identities_any_subject';
+import * as m202611300500 from './202611300500_tsig_keys';
 
 export const dnsMigrations: ReadonlyArray<readonly [string, Migration]> = [
   ['202611230300_create_schema', m202611230300],
@@ -42,6 +43,7 @@ export const dnsMigrations: ReadonlyArray<readonly [string, Migration]> = [
   ['202611282200_nictool_permissions', m202611282200],
   ['202611282300_zone_delegations', m202611282300],
   ['202611290100_user_identities_any_subject', m202611290100],
+  ['202611300500_tsig_keys', m202611300500],
 ];
 
 export const dnsMigrationProvider: MigrationProvider = {
