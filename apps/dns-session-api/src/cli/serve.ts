@@ -48,6 +48,9 @@ async function serve(): Promise<void> {
   const deps = buildDeps({ config, db, log, telemetry });
   const server = await listen(createApp(deps), config.http);
   deps.publisher?.start();
+  // dns.yml: the DNS listener (issue 44), loaded only when enabled.
+  const dnsListener = config.dns.enabled ? await (await import('../dns-server/listener.js')).startDnsListener(deps) : undefined;
+  if (dnsListener) log.info({ address: config.dns.address, udp: dnsListener.udpPort, tcp: dnsListener.tcpPort }, 'DNS listener started');
   if (deps.authTokens && config.auth.autoLinkByVerifiedEmail && (await deps.authTokens.confirmsByItself())) {
     log.warn({ authUrl: config.auth.url },
       'auth.yml auto_link_by_verified_email is refused: the auth server confirms addresses by itself (mailer_autoconfirm, or its ' +
@@ -62,7 +65,8 @@ async function serve(): Promise<void> {
     log.info({ signal }, 'shutting down');
     clearInterval(prune);
     server.close(() => {
-      Promise.resolve(deps.publisher?.stop())
+      Promise.resolve(dnsListener?.close())
+        .then(() => deps.publisher?.stop())
         .then(() => telemetry?.shutdown())
         .then(() => db.destroy())
         .finally(() => process.exit(0));
