@@ -9,8 +9,8 @@ import { clientInfo } from '../http/client';
 import { validate } from '../http/validate';
 import { createUser, deleteUser, getUser, updateUser, type AdminActor, type AdminUserFields } from '../services/admin/users';
 import { listUsers, type UserListSort } from '../services/admin/users-list';
-import { listUsersAfterCursor } from '../services/admin/users-cursor';
-import type { UserListFilters } from '../queries/admin-users-keyset';
+import { listUsersAfterCursor, type UserListFilters } from '../services/admin/users-cursor';
+
 import { cursorLinkHeader, paginationHeaders, parseCursorMode, parsePagination } from './admin-pagination';
 import { columnString, metadataObject, optionalString } from './schemas';
 

@@ -31,6 +31,8 @@ export function decodeCursor(raw: string): KeysetPosition {
   return { createdAt, id };
 }
 
+export type { UserListFilters };
+
 export interface CursorPage {
   users: UserJson[];
   aud: string;
