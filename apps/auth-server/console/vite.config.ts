@@ -1,7 +1,7 @@
-// The auth server's screens, one Vite entry per folder: hosted/ (sign-in, consent, …; issue 40) now, admin/ (the
-// admin console, issue 43) next. Each entry is its own build (`--mode <entry>`, default hosted) into
-// dist/console/<entry>, with relative asset URLs, so a page works wherever the server is mounted (/ or /auth/v1).
-// Code both share lives in shared/. JSX is compiled by Vite itself (oxc), no plugin.
+// The auth server's screens, one Vite entry per folder, each its own build into dist/console/<entry>: hosted/
+// (sign-in, consent, …; issue 40) here (`--mode <entry>`, default hosted), with relative asset URLs, so the pages
+// work wherever the server is mounted (/ or /auth/v1); admin/ (issue 43) has its own vite.admin.config.mts (it is
+// served at one fixed path). Code both share lives in shared/. JSX is compiled by Vite itself (oxc), no plugin.
 import path from 'node:path';
 import { defineConfig } from 'vite';
 

@@ -31,3 +31,8 @@ export async function deleteExpiredOAuthAuthorizations(db: Executor, before: Dat
     .executeTakeFirst();
   return Number(result.numDeletedRows);
 }
+
+/** The authorization, unlocked (the hosted consent page's headers only read its client). */
+export async function findOAuthAuthorization(db: Executor, authorizationId: string): Promise<OAuthAuthorizationRow | undefined> {
+  return db.selectFrom('auth.oauth_authorizations').selectAll().where('authorization_id', '=', authorizationId).executeTakeFirst();
+}

@@ -13,6 +13,7 @@
 //                instances share it; over it: 429 over_request_rate_limit with Retry-After
 import { Router, type RequestHandler } from 'express';
 import type { Deps } from '../deps';
+import { ApiError, ErrorCode } from '../errors';
 import { requireAdmin, requireUser, userOf } from '../http/auth';
 import { parseBody } from '../http/body';
 import { requireCaptcha } from '../http/captcha';
@@ -53,7 +54,9 @@ import {
 import { logout } from './logout';
 import { settings } from './settings';
 import { signup } from './signup';
-import { sitePage } from './site-page';
+import { endHostedSession, noCrossOriginRead, refreshHostedSession, startHostedSession } from './hosted-session';
+import { refuseCrossSiteWrites } from '@keyzone/ui/server';
+import { sendApiError } from '../http/errors';
 import { token, type GrantTable } from './token';
 import { getUser, putUser } from './user';
 import { invite } from './invite';
@@ -99,7 +102,13 @@ export function buildRouter(deps: Deps): Router {
   const ssoLimit = sharedRateLimit(deps, { name: 'sso', limit: rateLimit.sso, windowSeconds: 300, burst: burstFor(rateLimit.sso) });
   const acsLimit = sharedRateLimit(deps, { name: 'saml-acs', limit: deps.config.saml.rateLimitAssertion, windowSeconds: 1 });
 
-  router.get('/', sitePage());
+  // The hosted pages' cookie session (routes/hosted-session.ts); the pages themselves are mounted in app.ts.
+  const sameOrigin = [noCrossOriginRead, refuseCrossSiteWrites({
+    refuse: (req, res) => sendApiError(req, res, new ApiError(403, ErrorCode.validation_failed, 'Cross-site request refused')),
+  })];
+  router.post('/hosted/session', sameOrigin, json, startHostedSession(deps));
+  router.post('/hosted/session/refresh', sameOrigin, refreshHostedSession(deps));
+  router.post('/hosted/session/end', sameOrigin, endHostedSession(deps));
   router.get('/health', health(deps));
   router.get('/health/live', liveness());
   router.get('/settings', settings(deps));

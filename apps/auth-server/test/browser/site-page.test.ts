@@ -1,4 +1,4 @@
-// The auth server's own page (routes/site-page.ts) in headless Chromium on a phone-sized screen (issue 39): an error
+// The hosted landing page of mailed links (console/hosted/pages/landing.tsx, at / and /hosted/) in headless Chromium on a phone-sized screen (issue 39): an error
 // description wraps between words, never inside one, and a long token still fits without a sideways scroll.
 import type { Browser } from 'puppeteer-core';
 import { chromiumPath, launchBrowser } from '../helpers/browser';
