@@ -24,7 +24,7 @@ const RD = 1 << 8;
 const TRANSFER_MESSAGE_BYTES = 16_000;
 
 interface Context {
-  deps: Pick<Deps, 'db' | 'clock' | 'config' | 'log'>;
+  deps: Deps;
   transport: Transport;
   request: RawMessage;
   tsig?: TsigRecord;

@@ -6,6 +6,7 @@ import dgram from 'node:dgram';
 import net from 'node:net';
 import type { Deps } from '../deps';
 import { handleMessage, type Transport } from './handler';
+import { handleUpdate } from './update';
 import type { UpdateHandler } from './update-hook';
 
 const MAX_TCP_CONNECTIONS = 200;
@@ -18,7 +19,7 @@ export interface DnsListener {
   close(): Promise<void>;
 }
 
-type ListenerDeps = Pick<Deps, 'db' | 'clock' | 'config' | 'log'>;
+type ListenerDeps = Deps;
 
 function isTransfer(buf: Buffer): boolean {
   // The question's type follows its name: cheap look without a full parse, refined by the handler.
@@ -32,7 +33,7 @@ function isTransfer(buf: Buffer): boolean {
   }
 }
 
-export async function startDnsListener(deps: ListenerDeps, update?: UpdateHandler): Promise<DnsListener> {
+export async function startDnsListener(deps: ListenerDeps, update: UpdateHandler = handleUpdate): Promise<DnsListener> {
   const { dns } = deps.config;
   const buckets = new Map<string, { tokens: number; at: number }>();
   let transfers = 0;

@@ -4,7 +4,7 @@ import type { TsigKeyInUse } from '../services/access/tsig-keys';
 import type { RawMessage } from './message';
 
 export type UpdateHandler = (
-  deps: Pick<Deps, 'db' | 'clock' | 'config' | 'log'>,
+  deps: Deps,
   request: RawMessage,
   buf: Buffer,
   key: TsigKeyInUse | undefined,

@@ -171,6 +171,8 @@ describe('the DNS listener', () => {
       else {
         const p = Buffer.from(valid);
         for (let j = 0; j < 1 + (i % 5); j++) p[Math.floor(Math.random() * p.length)] = Math.floor(Math.random() * 256);
+        // A third of them as UPDATEs (opcode 5), so the update path's parsing is thrown at too.
+        if (i % 3 === 1) p.writeUInt16BE((p.readUInt16BE(2) & ~0x7800) | (5 << 11), 2);
         packets.push(i % 7 === 0 ? Buffer.concat([p, randomBytes(i % 40)]) : p);
       }
     }

@@ -67,7 +67,7 @@ export async function tokenRrsets(deps: Pick<Deps, 'db'>, tc: TokenCaller, zone:
 }
 
 /** A record's content in presentation format (names absolute, TXT quoted) as a checked record. */
-function parseContent(zone: ZoneRow, owner: string, type: string, ttl: number, content: string): ZoneRecord {
+export function parseContent(zone: ZoneRow, owner: string, type: string, ttl: number, content: string): ZoneRecord {
   const { entries, errors } = tokenize(content);
   if (errors.length > 0 || entries.length !== 1) throw unprocessable(`Record ${owner}/${type} '${content}': not one record's data`);
   let rdata;
@@ -126,9 +126,21 @@ export async function patchRrsets(deps: Deps, tc: TokenCaller, zoneName: string,
     seen.add(key);
   }
   const found = await tokenZone(deps, tc, zoneName);
+  return changeRrsets(deps, tc, found.id, async () => changes);
+}
+
+/**
+ * The transaction of a PATCH, with the changes computed inside it once the zone's row is locked: an RFC 2136
+ * UPDATE (dns-server/update.ts) checks its prerequisites and reads the RRsets it changes there, so the whole
+ * message is atomic.
+ */
+export async function changeRrsets(
+  deps: Deps, tc: TokenCaller, zoneId: number, changesOf: (trx: Db, zone: ZoneRow) => Promise<RrsetChange[]>,
+): Promise<{ zoneId: number; changed: boolean }> {
   const { caller } = tc;
   return deps.db.transaction().execute(async (trx) => {
-    const zone = await lockZoneForChange(trx, caller, found.id);
+    const zone = await lockZoneForChange(trx, caller, zoneId);
+    const changes = await changesOf(trx, zone);
     const nameservers = (await findZoneNameservers(trx, [zone.id])).get(zone.id) ?? [];
     const now = deps.clock.now();
     let changed = false;
@@ -155,7 +167,7 @@ export async function patchRrsets(deps: Deps, tc: TokenCaller, zoneName: string,
       }
       for (const add of inserts) {
         await checkRecordChange(trx, zone, nameservers, { add });
-        const row = await insertZoneRecord(trx, { zone_id: zone.id, ...add, description: caller.apiToken ? `via API token ${caller.apiToken.name}` : '' }, now);
+        const row = await insertZoneRecord(trx, { zone_id: zone.id, ...add, description: caller.apiToken ? `via API token ${caller.apiToken.name}` : caller.tsigKey ? `via DNS UPDATE with TSIG key ${caller.tsigKey.name}` : '' }, now);
         await record(row.id, 'create', null, row);
       }
       changed ||= deletes.length + retimes.length + inserts.length > 0;
