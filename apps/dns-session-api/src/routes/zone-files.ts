@@ -6,7 +6,7 @@ import { defineRoute, type AnyRoute } from '../http/route';
 import { idNumber, idParams, idString } from '../http/schemas';
 import { textPieces } from '../dns';
 import { zoneSchema } from '../serialize-zones';
-import { exportZoneFile, importZoneFile } from '../services/zones/zone-files';
+import { exportZoneFile, importZoneFile, previewZoneFileImport } from '../services/zones/zone-files';
 import { plainText } from './dns-inputs';
 import { errorExamples } from './examples';
 
@@ -31,6 +31,8 @@ const importQuery = z
     zone: z.string().min(1).max(255).optional().meta({ description: 'with a text/dns body: the zone name' }),
     gid: idString.optional().meta({ description: 'with a text/dns body: owning group (default: yours)' }),
     description: plainText(255).optional(),
+    dry_run: z.enum(['true', 'false']).optional().transform((v) => v === 'true')
+      .meta({ description: 'true: check everything and answer what would be created (200), writing nothing' }),
   })
   .strict();
 
@@ -59,6 +61,15 @@ async function readZoneFileBody(req: Request, limit: number): Promise<Iterable<s
   if (size > limit) throw tooLarge();
   return textPieces(chunks);
 }
+
+const previewResponse = z.object({
+  zone: zoneSchema.omit({ id: true }),
+  records: z.number().int(),
+  by_type: z.record(z.string(), z.number().int()).meta({ description: 'records per type' }),
+  preview: z.array(z.looseObject({ line: z.number().int(), owner: z.string(), type: z.string(), ttl: z.number().int().optional() }))
+    .meta({ description: 'the first 500 records of the file, with their line and RDATA fields' }),
+  meta: z.object({ api: z.object({ version: z.string() }), msg: z.string() }),
+});
 
 const importResponse = z.object({ zone: zoneSchema, records: z.number().int(), meta: z.object({ api: z.object({ version: z.string() }), msg: z.string() }) });
 
@@ -95,7 +106,8 @@ export const zoneFileRoutes: AnyRoute[] = [
     description: 'All or nothing: the zone and every record are created in one transaction, or the answer is 400 listing every bad line. ' +
       'Apex NS records naming a nameserver you may use become that zone\'s nameservers; $INCLUDE and $GENERATE are refused. ' +
       'Send JSON as below, or the zone file itself as `Content-Type: text/dns` with `?zone=<name>` (for files beyond the JSON body limit; up to ' +
-      'http.zone_file_limit, 10 MB by default, else 413). At most 100 bad lines are listed; `error_count` counts them all.',
+      'http.zone_file_limit, 10 MB by default, else 413). At most 100 bad lines are listed; `error_count` counts them all. ' +
+      '`?dry_run=true` (with either body) checks everything the same way and answers 200 with what would be created, writing nothing.',
     query: importQuery,
     body: importBody.optional(),
     bodyExample: {
@@ -103,6 +115,15 @@ export const zoneFileRoutes: AnyRoute[] = [
       zonefile: '$TTL 3600\n@ SOA ns1.example.net. hostmaster.example.com. 2026112300 86400 7200 1209600 3600\n@ NS ns1.example.net.\nwww A 192.0.2.10\n',
     },
     responses: {
+      200: {
+        description: 'With ?dry_run=true: what the import would create (nothing was written)', schema: previewResponse,
+        example: {
+          zone: { gid: 4096, zone: 'example.com.', description: '', mailaddr: 'hostmaster.example.com.', serial: 2026112300, refresh: 86400, retry: 7200, expire: 1209600, minimum: 3600, ttl: 3600, nameservers: [7], last_modified: '2026-11-23T10:00:00.000Z', deleted: false },
+          records: 1, by_type: { NS: 1, A: 1 },
+          preview: [{ line: 3, owner: 'example.com.', type: 'NS', ttl: 3600, dname: 'ns1.example.net.' }, { line: 4, owner: 'www.example.com.', type: 'A', ttl: 3600, address: '192.0.2.10' }],
+          meta: { api: { version: '0.1.0' }, msg: 'dry run: nothing was imported' },
+        },
+      },
       201: {
         description: 'Imported', schema: importResponse,
         example: {
@@ -116,15 +137,20 @@ export const zoneFileRoutes: AnyRoute[] = [
     },
     async handler({ body, query }, { deps, caller, req }) {
       // The query carries the zone's fields only beside a text/dns body; next to JSON it would be ignored.
-      const misplaced = body ? Object.keys(query).filter((k) => query[k as keyof typeof query] !== undefined) : [];
+      const { dry_run: dryRun, ...rest } = query;
+      const misplaced = body ? Object.keys(rest).filter((k) => rest[k as keyof typeof rest] !== undefined) : [];
       if (misplaced.length > 0) {
         throw badRequest(`Invalid request query input: ${misplaced.map((k) => `"${k}"`).join(', ')} belong(s) in the JSON body, not the query`, {
           validation: { source: 'query', keys: misplaced },
         });
       }
       const zonefile = body ? undefined : await readZoneFileBody(req, deps.config.http.zoneFileLimit);
-      const input = body ?? (zonefile !== undefined && query.zone ? { ...query, zone: query.zone, zonefile } : undefined);
+      const input = body ?? (zonefile !== undefined && rest.zone ? { ...rest, zone: rest.zone, zonefile } : undefined);
       if (!input) throw badRequest('Invalid request payload input: send JSON {zone, zonefile} or a text/dns body with ?zone=');
+      if (dryRun) {
+        const preview = await previewZoneFileImport(deps, caller, input);
+        return { status: 200, body: { ...preview, meta: meta('dry run: nothing was imported') } };
+      }
       const { zone, records } = await importZoneFile(deps, caller, input);
       return { status: 201, body: { zone, records, meta: meta(`the zone was imported with ${records} records`) } };
     },

@@ -47,7 +47,40 @@ export interface ImportInput {
   description?: string;
 }
 
-export async function importZoneFile(deps: Deps, caller: Caller, input: ImportInput): Promise<{ zone: Zone; records: number }> {
+/** What an import would create, as a dry run reports it (the records: the first PREVIEW_RECORDS of the file). */
+export interface ImportPreview {
+  /** The zone as it would be (without an id: none was kept). */
+  zone: Omit<Zone, 'id'>;
+  records: number;
+  by_type: Record<string, number>;
+  preview: Array<{ line: number; owner: string; type: string; ttl: number | undefined } & Record<string, unknown>>;
+}
+
+const PREVIEW_RECORDS = 500;
+
+/** Thrown inside a dry run's transaction to roll it back once everything was checked; carries what it found. */
+class DryRunRollback extends Error {
+  constructor(readonly preview: ImportPreview) {
+    super('dry run');
+  }
+}
+
+/**
+ * An import that checks everything a real one does (every line, the zone's name and placement, quotas, the
+ * nameservers) inside the same transaction, then rolls it back: nothing is written, and the answer is what
+ * would have been created. The console shows it before the import is applied.
+ */
+export async function previewZoneFileImport(deps: Deps, caller: Caller, input: ImportInput): Promise<ImportPreview> {
+  try {
+    await importZoneFile(deps, caller, input, { dryRun: true });
+  } catch (err) {
+    if (err instanceof DryRunRollback) return err.preview;
+    throw err;
+  }
+  throw new Error('a dry run completed without rolling back');
+}
+
+export async function importZoneFile(deps: Deps, caller: Caller, input: ImportInput, options: { dryRun?: boolean } = {}): Promise<{ zone: Zone; records: number }> {
   const groupId = input.gid ?? caller.groupId;
   // The zone's name is checked as POST /zone checks it (a name the nameservers cannot take is a 400 at once).
   const name = checkZoneFields({ zone: input.zone }).name as string;
@@ -76,6 +109,8 @@ export async function importZoneFile(deps: Deps, caller: Caller, input: ImportIn
     const apexNs: ZoneRecord[] = [];
     let batch: ZoneRecord[] = [];
     let stored = 0;
+    const byType: Record<string, number> = {};
+    const preview: ImportPreview['preview'] = [];
     const flush = async () => {
       if (batch.length > 0) await insertZoneRecords(trx, zone.id, batch, now);
       stored += batch.length;
@@ -87,6 +122,10 @@ export async function importZoneFile(deps: Deps, caller: Caller, input: ImportIn
         const inChild = childZones.check(record);
         if (inChild) throw belowChild(record.line, inChild);
         if (record.type === 'NS' && record.owner === name) apexNs.push(record);
+        if (options.dryRun) {
+          byType[record.type] = (byType[record.type] ?? 0) + 1;
+          if (preview.length < PREVIEW_RECORDS) preview.push({ ...record.rdata, line: record.line, owner: record.owner, type: record.type, ttl: record.ttl });
+        }
         batch.push(record);
         if (batch.length >= INSERT_BATCH) await flush();
       },
@@ -120,6 +159,10 @@ export async function importZoneFile(deps: Deps, caller: Caller, input: ImportIn
     const nameserverIds = idsOf(assigned);
     await replaceZoneNameservers(trx, zone.id, nameserverIds);
     const wire = serializeZone(updated, nameserverIds);
+    if (options.dryRun) {
+      const { id: _rolledBack, ...wouldBe } = wire;
+      throw new DryRunRollback({ zone: wouldBe, records: stored - dropped, by_type: byType, preview });
+    }
     await deps.audit.record(trx, { actor: caller, objectType: 'zone', objectId: zone.id, action: 'create', before: null, after: wire });
     await insertRecordCreateEntries(trx, zone.id, caller.userId, now, caller.ip ?? null);
     return { zone: wire, records: stored - dropped };
