@@ -82,6 +82,8 @@ const ROUTES: Route[] = [
   },
   { method: 'DELETE', path: USER_ID_PATH, auth: 'admin', booleans: ['should_soft_delete'] },
   { method: 'GET', path: '/admin/audit', auth: 'admin' },
+  { method: 'GET', path: '/admin/config', auth: 'admin' },
+  { method: 'POST', path: `${USER_ID_PATH}/logout`, auth: 'admin' },
   { method: 'POST', path: '/admin/generate_link', auth: 'admin', fields: ['type', 'email', 'new_email', 'password', 'redirect_to'], objects: ['data'] },
   { method: 'POST', path: '/logout', auth: 'user' },
   // The OAuth server (routes/oauth-server*.ts).
@@ -341,6 +343,8 @@ describe.each([
     for (const v of ['-1', '0', '0.5', '1e308', '99999999999999999999', 'abc', '%00', '1&page=2']) {
       add('GET', `/admin/users?page=${v}&per_page=${v}`, 'admin');
       add('GET', `/admin/audit?page=${v}&per_page=${v}`, 'admin');
+      add('GET', `/admin/audit?user_id=${v}&actor_id=${v}&action=${v}`, 'admin');
+      add('GET', `/admin/users?limit=5&confirmed=${v}&banned=${v}&anonymous=${v}&has_mfa=${v}&provider=${v}`, 'admin');
     }
     for (const v of ['%00', '%25', '_', '\\', "'", 'x'.repeat(12_000), '%ED%A0%80']) add('GET', `/admin/users?filter=${v}`, 'admin');
     for (const v of ['%00', 'nope', 'email', 'created_at%20sideways', 'created_at%20desc%00']) add('GET', `/admin/users?sort=${v}`, 'admin');

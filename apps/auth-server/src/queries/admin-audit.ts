@@ -1,7 +1,27 @@
 // SQL behind GET /admin/audit: a page of audit_log_entries, newest first, through the
 // (created_at DESC, id) index; the total uses the same exact-or-estimate rule as the user list.
+import { sql, type ExpressionBuilder, type Expression, type SqlBool } from 'kysely';
 import { countAllRows } from './admin-users';
 import type { Executor } from './users';
+
+/** The console's audit filters (Keyzone's own query parameters); each absent means "any". */
+export interface AuditFilters {
+  /** Entries this user did (actor) or that were done to them (traits.user_id). */
+  userId?: string;
+  actorId?: string;
+  action?: string;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function filterExpression(eb: ExpressionBuilder<any, any>, f: AuditFilters): Expression<SqlBool> {
+  const parts: Expression<SqlBool>[] = [];
+  if (f.userId) parts.push(sql<SqlBool>`(payload->>'actor_id' = ${f.userId} OR payload->'traits'->>'user_id' = ${f.userId})`);
+  if (f.actorId) parts.push(sql<SqlBool>`payload->>'actor_id' = ${f.actorId}`);
+  if (f.action) parts.push(sql<SqlBool>`payload->>'action' = ${f.action}`);
+  return eb.and(parts);
+}
+
+const hasFilters = (f: AuditFilters) => Boolean(f.userId || f.actorId || f.action);
 
 export interface AuditEntryRow {
   instance_id: string | null;
@@ -11,10 +31,11 @@ export interface AuditEntryRow {
   ip_address: string;
 }
 
-export async function findAuditPage(db: Executor, page: number, perPage: number): Promise<AuditEntryRow[]> {
+export async function findAuditPage(db: Executor, page: number, perPage: number, filters: AuditFilters = {}): Promise<AuditEntryRow[]> {
   return (await db
     .selectFrom('auth.audit_log_entries')
     .select(['instance_id', 'id', 'payload', 'created_at', 'ip_address'])
+    .$if(hasFilters(filters), (q) => q.where((eb) => filterExpression(eb, filters)))
     .orderBy('created_at', 'desc')
     .orderBy('id', 'asc')
     .limit(perPage)
@@ -22,6 +43,12 @@ export async function findAuditPage(db: Executor, page: number, perPage: number)
     .execute()) as AuditEntryRow[];
 }
 
-export function countAuditEntries(db: Executor): Promise<number> {
-  return countAllRows(db, 'auth.audit_log_entries');
+export async function countAuditEntries(db: Executor, filters: AuditFilters = {}): Promise<number> {
+  if (!hasFilters(filters)) return countAllRows(db, 'auth.audit_log_entries');
+  const row = await db
+    .selectFrom('auth.audit_log_entries')
+    .select((eb) => eb.fn.countAll<string>().as('count'))
+    .where((eb) => filterExpression(eb, filters))
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
 }

@@ -1,14 +1,32 @@
-// GET /admin/audit?page&per_page (reference §1.3): the audit log, newest first, as a JSON array
+// GET /admin/audit?page&per_page[&user_id&actor_id&action] (reference §1.3; the filters are Keyzone's): the audit log, newest first, as a JSON array
 // with the same X-Total-Count and Link headers as /admin/users. Guarded by requireAdmin.
 import type { RequestHandler } from 'express';
 import type { Deps } from '../deps';
-import { listAuditEntries } from '../services/admin/audit-log';
+import { ApiError, ErrorCode } from '../errors';
+import { findBodyProblem } from '../http/body';
+import { listAuditEntries, type AuditFilters } from '../services/admin/audit-log';
+import { isUuid } from '../uuid';
 import { paginationHeaders, parsePagination } from './admin-pagination';
+
+/** Keyzone's filters (the admin console's): user_id (actor or subject), actor_id, action. */
+function auditFilters(query: Record<string, unknown>): AuditFilters {
+  const text = (name: string, check: (v: string) => boolean, rule: string): string | undefined => {
+    const raw = query[name];
+    if (raw === undefined || raw === '') return undefined;
+    if (typeof raw !== 'string' || !check(raw)) throw new ApiError(400, ErrorCode.validation_failed, `${name} must be ${rule}`);
+    return raw;
+  };
+  return {
+    userId: text('user_id', isUuid, 'a user id (UUID)'),
+    actorId: text('actor_id', (v) => v.length <= 255 && !findBodyProblem(v), 'at most 255 characters of text'),
+    action: text('action', (v) => /^[a-z_]{1,64}$/.test(v), 'an audit action such as login or user_modified'),
+  };
+}
 
 export function listAdminAudit(deps: Deps): RequestHandler {
   return async (req, res) => {
     const { page, perPage } = parsePagination(req);
-    const { entries, total } = await listAuditEntries(deps, page, perPage);
+    const { entries, total } = await listAuditEntries(deps, page, perPage, auditFilters(req.query as Record<string, unknown>));
     res.set(paginationHeaders(req, { page, perPage, total }));
     res.json(entries);
   };

@@ -7,6 +7,7 @@ import express, { type Router } from 'express';
 import { pagesBuilt, staticPages } from '@keyzone/ui/server';
 import type { Deps } from '../deps';
 import { ApiError, ErrorCode } from '../errors';
+import { maskedConfig } from '../services/admin/running-config';
 
 export const CONSOLE_PATH = '/admin/console';
 
@@ -27,4 +28,12 @@ export function adminConsole(deps: Pick<Deps, 'config'>, dir: string = CONSOLE_D
     });
   }
   return router;
+}
+
+/** GET /admin/config (requireAdmin): the running settings with every secret masked. */
+export function adminRunningConfig(deps: Pick<Deps, 'config'>): express.RequestHandler {
+  return (_req, res) => {
+    res.setHeader('cache-control', 'no-store');
+    res.json(maskedConfig(deps.config));
+  };
 }

@@ -9,6 +9,7 @@ import { clientInfo } from '../http/client';
 import { validate } from '../http/validate';
 import { createUser, deleteUser, getUser, updateUser, type AdminActor, type AdminUserFields } from '../services/admin/users';
 import { listUsers, type UserListSort } from '../services/admin/users-list';
+import { signOutUserEverywhere } from '../services/admin/user-sessions';
 import { listUsersAfterCursor, type UserListFilters } from '../services/admin/users-cursor';
 
 import { cursorLinkHeader, paginationHeaders, parseCursorMode, parsePagination } from './admin-pagination';
@@ -150,5 +151,12 @@ export function deleteAdminUser(deps: Deps): RequestHandler {
       client: clientInfo(deps, req),
     });
     res.json({});
+  };
+}
+
+/** POST /admin/users/:user_id/logout (Keyzone's): ends every session of the user. */
+export function signOutAdminUser(deps: Deps): RequestHandler {
+  return async (req, res) => {
+    res.json(await signOutUserEverywhere(deps, { id: userIdOf(req), actor: adminActor(req), client: clientInfo(deps, req) }));
   };
 }

@@ -19,8 +19,9 @@ import { parseBody } from '../http/body';
 import { requireCaptcha } from '../http/captcha';
 import { burstFor, sharedRateLimit } from '../http/rate-limit';
 import { listAdminAudit } from './admin-audit';
+import { adminRunningConfig } from './admin-console';
 import { adminGenerateLink } from './admin-generate-link';
-import { createAdminUser, deleteAdminUser, getAdminUser, listAdminUsers, updateAdminUser } from './admin-users';
+import { createAdminUser, deleteAdminUser, getAdminUser, listAdminUsers, signOutAdminUser, updateAdminUser } from './admin-users';
 import { web3Grant, web3Nonce } from './web3';
 import {
   deleteRecoveryCodesRoute, generateRecoveryCodesRoute, recoveryCodesStatusRoute, regenerateRecoveryCodesRoute, verifyRecoveryCodeRoute,
@@ -175,7 +176,9 @@ export function buildRouter(deps: Deps): Router {
   router.post('/admin/users/:user_id', admin, json, createAdminUser(deps));
   router.put('/admin/users/:user_id', admin, json, updateAdminUser(deps));
   router.delete('/admin/users/:user_id', admin, json, deleteAdminUser(deps));
+  router.post('/admin/users/:user_id/logout', admin, signOutAdminUser(deps));
   router.get('/admin/audit', admin, listAdminAudit(deps));
+  router.get('/admin/config', admin, adminRunningConfig(deps));
   router.get('/admin/users/:user_id/factors', admin, adminListFactors(deps));
   router.put('/admin/users/:user_id/factors/:factor_id', admin, json, adminUpdateFactor(deps));
   router.delete('/admin/users/:user_id/factors/:factor_id', admin, adminDeleteFactor(deps));

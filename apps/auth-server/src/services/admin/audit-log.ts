@@ -1,7 +1,9 @@
 // GET /admin/audit: audit log entries, newest first, in GoTrue's AuditLogEntry JSON shape
 // ({instance_id, id, payload, created_at, ip_address}).
 import type { Deps } from '../../deps';
-import { countAuditEntries, findAuditPage, type AuditEntryRow } from '../../queries/admin-audit';
+import { countAuditEntries, findAuditPage, type AuditEntryRow, type AuditFilters } from '../../queries/admin-audit';
+
+export type { AuditFilters };
 import { timestamp } from '../../serialize';
 
 export interface AuditEntryJson {
@@ -21,7 +23,8 @@ export async function listAuditEntries(
   deps: Pick<Deps, 'db'>,
   page: number,
   perPage: number,
+  filters: AuditFilters = {},
 ): Promise<{ entries: AuditEntryJson[]; total: number }> {
-  const [rows, total] = await Promise.all([findAuditPage(deps.db, page, perPage), countAuditEntries(deps.db)]);
+  const [rows, total] = await Promise.all([findAuditPage(deps.db, page, perPage, filters), countAuditEntries(deps.db, filters)]);
   return { entries: rows.map(toJson), total };
 }
