@@ -3,7 +3,7 @@
 import type { RequestHandler } from 'express';
 import type { Deps } from '../deps';
 import { ApiError, ErrorCode } from '../errors';
-import { findBodyProblem } from '../http/body';
+import { refuseUnstorable } from '../http/body';
 import { listAuditEntries, type AuditFilters } from '../services/admin/audit-log';
 import { isUuid } from '../uuid';
 import { paginationHeaders, parsePagination } from './admin-pagination';
@@ -13,12 +13,13 @@ function auditFilters(query: Record<string, unknown>): AuditFilters {
   const text = (name: string, check: (v: string) => boolean, rule: string): string | undefined => {
     const raw = query[name];
     if (raw === undefined || raw === '') return undefined;
+    refuseUnstorable(raw, name);
     if (typeof raw !== 'string' || !check(raw)) throw new ApiError(400, ErrorCode.validation_failed, `${name} must be ${rule}`);
     return raw;
   };
   return {
     userId: text('user_id', isUuid, 'a user id (UUID)'),
-    actorId: text('actor_id', (v) => v.length <= 255 && !findBodyProblem(v), 'at most 255 characters of text'),
+    actorId: text('actor_id', (v) => v.length <= 255, 'at most 255 characters of text'),
     action: text('action', (v) => /^[a-z_]{1,64}$/.test(v), 'an audit action such as login or user_modified'),
   };
 }
