@@ -40,7 +40,6 @@ export function ConsentPage() {
         setError(err as Error);
       }
     })();
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
   const decide = async (action: 'approve' | 'deny') => {

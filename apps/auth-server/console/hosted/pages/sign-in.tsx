@@ -71,7 +71,6 @@ export function SignInPage() {
     } else if (fragment.get('error_description')) {
       setError(new Error(fragment.get('error_description') ?? 'Sign-in failed'));
     }
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
   const signInWithPassword = run(async () => {
