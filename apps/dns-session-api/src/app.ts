@@ -1,4 +1,6 @@
-import express, { type Express, type RequestHandler } from 'express';
+import path from 'node:path';
+import express, { type Express, type Request, type RequestHandler } from 'express';
+import { pagesBuilt, refuseCrossSiteWrites, staticPages } from '@keyzone/ui/server';
 import { matchedRoute, requestLogging } from '@keyzone/logging';
 import type { Deps } from './deps';
 import { bearerAuth } from './http/bearer-auth';
@@ -13,6 +15,10 @@ import { documentationRouter } from './routes/documentation';
 import { allRoutes } from './routes';
 import { powerDnsApiRouter } from './routes/powerdns-api';
 import { prepareDummyPasswordCheck } from './services/access/sessions';
+import { forbidden } from './errors';
+
+/** The console's Vite build (dist/console), the same folder whether this runs from dist/ or, in tests, from src/. */
+export const CONSOLE_DIR = path.join(__dirname, '..', 'dist', 'console');
 
 /** Builds the Express app from deps; no globals, no listening (see http/server.ts). */
 export function createApp(deps: Deps): Express {
@@ -42,18 +48,24 @@ export function createApp(deps: Deps): Express {
     });
   }
 
-  // A browser pointed at the API's address wants to read about it, not a bare 401: scripts (Accept: */* or
-  // application/json) still get the status route.
-  app.get('/', (req, res, next) => {
-    if (req.accepts(['application/json', 'text/html']) === 'text/html') res.redirect(302, '/documentation');
-    else next();
-  });
+  // A browser pointed at the API's address gets the console (issue 42), or the documentation where the console
+  // was not built: scripts (Accept: */* or application/json) still get the status route at `/`.
+  app.use(consolePages(deps.consoleDir ?? CONSOLE_DIR));
   // Documentation needs neither a body nor a session.
   app.use('/documentation', documentationRouter(allRoutes(), { cookieName: deps.config.session.cookieName, bearer: deps.config.auth.enabled }));
 
   // The PowerDNS-compatible API (issue 32): its own wire (bare JSON, {"error"}) and its own auth (API tokens).
   app.use('/api', powerDnsApiRouter(deps));
 
+  // Every write of the cookie-session API must come from this origin's own pages, whatever a page does: a write a
+  // browser reports as sent from another origin (Sec-Fetch-Site, else Origin) is refused before its body is read.
+  // The PowerDNS API above authenticates with tokens a browser never attaches by itself, so it is not affected.
+  app.use(refuseCrossSiteWrites({
+    refuse: (_req, res) => {
+      const err = forbidden('A write from a page of another origin is refused (cross-site request)');
+      res.status(err.statusCode).json(err.body());
+    },
+  }));
   app.use(jsonBody(deps.config.http.bodyLimit));
   // express-session where sessions are created, renewed and destroyed; a read-only reader of the same cookie
   // and store everywhere else (http/session-reader.ts).
@@ -89,5 +101,23 @@ function onPath(paths: string[], handlers: RequestHandler[], otherwise: RequestH
       void handler(req, res, step);
     };
     step();
+  };
+}
+
+
+/**
+ * The console's pages: `/` for a browser (Accept prefers HTML) and the hashed files under /assets. The console
+ * routes on the hash (#/zones/12), so no other path is ever its: every API path stays the API's. Without a
+ * build the service starts all the same, and `/` sends a browser to the documentation.
+ */
+function consolePages(dir: string): RequestHandler {
+  const built = pagesBuilt(dir);
+  const pages = built ? staticPages({ dir, spaFallback: false }) : undefined;
+  const wantsPage = (req: Request) => req.path === '/' && req.accepts(['application/json', 'text/html']) === 'text/html';
+  return (req, res, next) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return next();
+    if (wantsPage(req)) return pages ? pages(req, res, next) : res.redirect(302, '/documentation');
+    if (pages && req.path.startsWith('/assets/')) return pages(req, res, next);
+    next();
   };
 }

@@ -26,6 +26,8 @@ export interface Deps {
   telemetry?: Telemetry;
   /** Zone publishing (publish.yml enabled): main.ts starts it; requests kick it after they answer. */
   publisher: Publisher | undefined;
+  /** The console's built pages (default dist/console; a test may point elsewhere, e.g. at a folder with no build). */
+  consoleDir?: string;
 }
 
 export function buildDeps(parts: Omit<Deps, 'clock' | 'audit' | 'authTokens' | 'oidc' | 'publisher'> & Partial<Pick<Deps, 'clock' | 'audit'>>): Deps {

@@ -1,3 +1,6 @@
+import path from 'node:path';
+import { pagesBuilt } from '@keyzone/ui/server';
+import { CONSOLE_DIR } from '../src/app';
 import { allRoutes } from '../src/routes';
 import { startTestServer, type TestServer } from './helpers/server';
 
@@ -22,10 +25,25 @@ describe('GET /documentation', () => {
     expect((await t.client().get('/documentation/static/nope.js')).status).toBe(404);
   });
 
-  test('a browser at / is sent to the documentation; a script still gets the 401 of the status route (issue 25)', async () => {
+  test('without a console build, a browser at / is sent to the documentation; a script still gets the 401 of the status route (issue 25)', async () => {
+    const unbuilt = await startTestServer({ kind: 'pglite', configure: (deps) => ({ ...deps, consoleDir: path.join(__dirname, 'no-console-build') }) });
+    try {
+      const browser = await unbuilt.client().get('/', { headers: { accept: 'text/html' } });
+      expect(browser.status).toBe(302);
+      expect(browser.headers.get('location')).toBe('/documentation');
+    } finally {
+      await unbuilt.close();
+    }
+  });
+
+  test('a script at / gets the 401 of the status route, a browser the console where it is built (issue 42)', async () => {
     const browser = await t.client().get('/', { headers: { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' } });
-    expect(browser.status).toBe(302);
-    expect(browser.headers.get('location')).toBe('/documentation');
+    if (pagesBuilt(CONSOLE_DIR)) {
+      expect(browser.status).toBe(200);
+      expect(browser.headers.get('content-security-policy')).toContain("script-src 'self'");
+    } else {
+      expect(browser.status).toBe(302);
+    }
     expect((await t.client().get('/', { headers: { accept: '*/*' } })).status).toBe(401);
     expect((await t.client().get('/', { headers: { accept: 'application/json' } })).status).toBe(401);
   });
