@@ -3,3 +3,5 @@ export { Alert, Button, Card, CopyButton, ErrorSummary, FieldFrame, fieldError, 
 export { JsonField, parseJsonObject, type JsonObject } from './json-field';
 export { ConfirmDialog } from './confirm-dialog';
 export { KeysetTable, type Column, type KeysetPage } from './keyset-table';
+export { Tabs, type TabItem } from './tabs';
+export { StatusMessage } from './live-region';
