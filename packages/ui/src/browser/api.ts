@@ -48,7 +48,24 @@ export function errorFromBody(status: number, body: unknown): ApiError {
     return new ApiError(status, str(inner.message) ?? fallback, str(inner.code), problemsOf(inner.errors ?? inner.lines));
   }
   const message = str(b.msg) ?? str(b.message) ?? str(b.error_description) ?? str(b.error) ?? fallback;
-  return new ApiError(status, message, str(b.error_code) ?? str(b.error), problemsOf(b.errors));
+  const problems = problemsOf(b.errors);
+  return new ApiError(status, message, str(b.error_code) ?? str(b.error), problems.length > 0 ? problems : validationProblems(b.validation, message));
+}
+
+/**
+ * The DNS API's schema errors (Boom's shape: {statusCode, error, message, validation: {source, keys}}) name the
+ * fields in `validation.keys` and say why in the message as `"<key>" <reason>; "<key>" <reason>`: one problem per
+ * key, so the reason shows at its field.
+ */
+function validationProblems(validation: unknown, message: string): FieldProblem[] {
+  const keys = validation && typeof validation === 'object' ? (validation as Json).keys : undefined;
+  if (!Array.isArray(keys)) return [];
+  return keys.filter((k): k is string => typeof k === 'string' && k !== '').map((field) => {
+    const at = message.indexOf(`"${field}" `);
+    const rest = at < 0 ? '' : message.slice(at + field.length + 3);
+    const end = rest.search(/; "[^"]+" /);
+    return { field, message: (end < 0 ? rest : rest.slice(0, end)) || 'is not valid' };
+  });
 }
 
 export interface RequestOptions {
