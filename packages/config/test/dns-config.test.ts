@@ -63,6 +63,7 @@ const NO_AUTH = {
 const NO_DNS = {
   enabled: false, address: '127.0.0.1', port: 5353, udp: true, tcp: true, tsigSecretKey: DEFAULT_DEV_SESSION_SECRET,
   fudgeSeconds: 300, maxTransfers: 10, udpAnswersPerClientPerSecond: 50, transferPeers: {},
+  notify: {}, notifyPollSeconds: 2, notifyRetrySeconds: 15, notifyRetries: 5,
 };
 
 describe('loadDnsConfig', () => {
@@ -214,6 +215,12 @@ describe('loadDnsConfig', () => {
     expect(loadDnsConfig({ dir: on, env: {} }).dns).toEqual({
       ...NO_DNS, enabled: true, port: 5300, tsigSecretKey: 'a-long-enough-sealing-key', transferPeers: { 'example.com.': ['192.0.2.1', '10.0.0.0/8'] },
     });
+    const notify = appConfig({ 'config/dns.yml': 'default:\n  notify:\n    example.com: [192.0.2.53, "127.0.0.1:5300", "[2001:db8::53]:5353", "2001:db8::1"]\n' });
+    expect(loadDnsConfig({ dir: notify, env: {} }).dns.notify).toEqual({ 'example.com.': [
+      { address: '192.0.2.53', port: 53 }, { address: '127.0.0.1', port: 5300 }, { address: '2001:db8::53', port: 5353 }, { address: '2001:db8::1', port: 53 },
+    ] });
+    const badNotify = appConfig({ 'config/dns.yml': 'default:\n  notify:\n    example.com: ["ns2.example.com"]\n' });
+    expect(configError(() => loadDnsConfig({ dir: badNotify, env: {} })).problems.join('\n')).toMatch(/expected an address, optionally with :port/);
     const bad = appConfig({ 'config/dns.yml': 'default:\n  transfer_peers:\n    example.com: [nowhere]\n' });
     expect(configError(() => loadDnsConfig({ dir: bad, env: {} })).problems.join('\n')).toMatch(/dns\.yml: default\.transfer_peers\.example\.com: expected IP addresses or CIDR blocks/);
   });

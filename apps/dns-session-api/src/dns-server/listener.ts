@@ -6,6 +6,7 @@ import dgram from 'node:dgram';
 import net from 'node:net';
 import type { Deps } from '../deps';
 import { handleMessage, type Transport } from './handler';
+import { Notifier } from './notify';
 import { handleUpdate } from './update';
 import type { UpdateHandler } from './update-hook';
 
@@ -59,6 +60,7 @@ export async function startDnsListener(deps: ListenerDeps, update: UpdateHandler
     return true;
   };
 
+  const notifier = new Notifier(deps);
   const portOf = (a: unknown) => (a && typeof a === 'object' && 'port' in a ? Number((a as { port: number }).port) : undefined);
   let tcp: net.Server | undefined;
   const sockets = new Set<net.Socket>();
@@ -134,10 +136,12 @@ export async function startDnsListener(deps: ListenerDeps, update: UpdateHandler
     });
   }
 
+  notifier.start();
   return {
     udpPort: udp ? portOf(udp.address()) : undefined,
     tcpPort: tcp ? portOf(tcp.address()) : undefined,
     async close() {
+      await notifier.stop();
       for (const s of sockets) s.destroy();
       await Promise.all([
         udp && new Promise<void>((resolve) => udp!.close(() => resolve())),

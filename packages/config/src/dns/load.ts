@@ -7,7 +7,7 @@ import { ConfigError } from '../errors';
 import { deepFreeze, parseInteger, quote } from '../coerce';
 import { parseNodeEnv, parseYamlEnvironments } from '../yaml/environments';
 import { DEFAULT_DEV_SESSION_SECRET, DNS_ENVIRONMENTS, type DnsConfig } from './schema';
-import { DB_URL, dnsYamlSchema, parseBytes } from './yaml-schema';
+import { DB_URL, dnsYamlSchema, parseBytes, parseHostPort } from './yaml-schema';
 import { parseTrustedProxies } from '../client-address';
 import { parseAttributes } from '../auth/schema-observability';
 import { weakSecretReason } from '../secret-strength';
@@ -225,6 +225,12 @@ export function loadDnsConfig(options: LoadDnsConfigOptions = {}): DnsConfig {
       transferPeers: Object.fromEntries(Object.entries(yml.dns.transfer_peers).map(([zone, peers]) => [
         `${zone.toLowerCase().replace(/\.$/, '')}.`, peers,
       ])),
+      notify: Object.fromEntries(Object.entries(yml.dns.notify).map(([zone, targets]) => [
+        `${zone.toLowerCase().replace(/\.$/, '')}.`, targets.map((t) => parseHostPort(t)!),
+      ])),
+      notifyPollSeconds: yml.dns.notify_poll_seconds,
+      notifyRetrySeconds: yml.dns.notify_retry_seconds,
+      notifyRetries: yml.dns.notify_retries,
     },
     env: envName,
   };

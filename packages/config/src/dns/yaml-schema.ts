@@ -1,5 +1,6 @@
 // Schema of the DNS service's YAML files (snake_case keys as written; NicTool style). Every setting has a
 // default, so a missing file or key is fine; unknown files and keys are errors (typos surface at start-up).
+import { isIP } from 'node:net';
 import { z } from 'zod';
 import { LOG_LEVELS } from '../auth/schema';
 import { parseTrustedProxies } from '../client-address';
@@ -17,6 +18,17 @@ export function parseBytes(value: string | number): number | undefined {
 }
 
 const port = z.number().int().min(0).max(65535);
+
+/** "192.0.2.53", "192.0.2.53:5300", "2001:db8::53", "[2001:db8::53]:5300" → address and port (default 53). */
+export function parseHostPort(value: string): { address: string; port: number } | undefined {
+  const text = value.trim();
+  const bracketed = /^\[([^\]]+)\](?::(\d{1,5}))?$/.exec(text);
+  const v4 = /^(\d{1,3}(?:\.\d{1,3}){3})(?::(\d{1,5}))?$/.exec(text);
+  const [address, portText] = bracketed ? [bracketed[1]!, bracketed[2]] : v4 ? [v4[1]!, v4[2]] : [text, undefined];
+  const port = portText === undefined ? 53 : Number(portText);
+  if (isIP(address) === 0 || port < 1 || port > 65535) return undefined;
+  return { address, port };
+}
 
 export const dnsYamlSchema = z.strictObject({
   http: z.strictObject({
@@ -112,6 +124,11 @@ export const dnsYamlSchema = z.strictObject({
     // Addresses (or CIDR blocks) allowed to transfer a zone without a TSIG key, by zone name.
     transfer_peers: z.record(z.string().min(1), z.array(z.string().min(1))
       .refine((v) => parseTrustedProxies(v.join(',')) !== undefined, 'expected IP addresses or CIDR blocks')).default({}),
+    // Secondaries sent a NOTIFY (RFC 1996) when a zone's serial changes, by zone name: "192.0.2.53", "192.0.2.53:5300", "[2001:db8::53]:53".
+    notify: z.record(z.string().min(1), z.array(z.string().refine((v) => parseHostPort(v) !== undefined, 'expected an address, optionally with :port'))).default({}),
+    notify_poll_seconds: z.number().min(0.1).default(2),
+    notify_retry_seconds: z.number().min(0.1).default(15),
+    notify_retries: z.number().int().min(0).max(20).default(5),
   }).prefault({}),
   // The auth server's users on this API (issue 20): off unless enabled.
   auth: z.strictObject({
