@@ -14,7 +14,7 @@ import { chromiumPath, launchBrowser, seriousAccessibilityViolations } from '@ke
 import { call } from '../helpers/http';
 import { startOidcProvider, type OidcProvider } from '../helpers/oidc-provider';
 import { startSamlIdp, type SamlIdp } from '../helpers/saml-idp';
-import { startTestServer, type TestServer } from '../helpers/server';
+import { startTestServer, TEST_JWT_SECRET, type TestServer } from '../helpers/server';
 import { createTestCa } from '../helpers/test-ca';
 import { authenticatorCode } from '../helpers/totp';
 
@@ -150,8 +150,9 @@ describeInBrowser('the admin console', () => {
 
       await fill(page, await fieldId(page, 'E-mail, name, phone or user id'), 'needle-4242');
       await clickButton(page, 'Search');
+      // The newest users' first page may list the user too: wait for the search's own answer, one row.
+      await page.waitForFunction(() => document.querySelectorAll('table tbody tr').length === 1);
       const link = await page.waitForSelector(`a::-p-text(${target.email})`);
-      expect(await page.$$eval('table tbody tr', (rows) => rows.length)).toBe(1);
       await link!.click();
       await page.waitForSelector(`h1::-p-text(${target.email})`);
       // The markup in the user's metadata is shown as text and never runs.
@@ -194,6 +195,14 @@ describeInBrowser('the admin console', () => {
       await page.waitForSelector('::-p-text(No factor.)');
       expect(await serviceCall('GET', `/admin/users/${target.id}/factors`)).toEqual([]);
       expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+
+      // Sign out everywhere, and the user's trail shows it under the admin.
+      await clickButton(page, 'Sign out everywhere');
+      await page.waitForSelector('::-p-text(The user was signed out everywhere.)');
+      await page.waitForSelector('td::-p-text(logout)');
+      expect(await page.$$eval('table tbody tr', (rows) => rows.map((r) => r.textContent ?? '').filter((t) => t.includes('logout')))).toEqual([
+        expect.stringContaining(admin.email),
+      ]);
     } finally {
       await page.close();
     }
@@ -238,6 +247,44 @@ describeInBrowser('the admin console', () => {
       expect(await page.evaluate(() => document.body.textContent)).not.toContain('acme-secret-1');
       const custom = (await serviceCall('GET', '/admin/custom-providers')).providers;
       expect(custom.map((p: { identifier: string }) => p.identifier)).toEqual(['custom:acme']);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('shows the audit log with filters, the settings with secrets masked, and says when the OAuth server is off', async () => {
+    const page = await browser.newPage();
+    try {
+      await signIn(page, admin.email, admin.password);
+      await page.waitForSelector('label::-p-text(Authentication code)');
+      await fill(page, await fieldId(page, 'Authentication code'), await totpCode());
+      await clickButton(page, 'Verify');
+      await page.waitForSelector('::-p-aria(Users[role="heading"])');
+
+      await (await page.waitForSelector('nav a::-p-text(Audit log)'))!.click();
+      await page.waitForSelector('td::-p-text(login)');
+      await fill(page, await fieldId(page, 'Actor id'), admin.id);
+      await fill(page, await fieldId(page, 'Action'), 'user_modified');
+      await clickButton(page, 'Filter');
+      await page.waitForFunction(() => {
+        const actions = Array.from(document.querySelectorAll('tbody tr td:nth-child(2)')).map((td) => td.textContent);
+        return actions.length > 0 && actions.every((a) => a === 'user_modified');
+      });
+      await screenshot(page, 'audit');
+      await expectAccessible(page, 'audit');
+
+      await (await page.waitForSelector('nav a::-p-text(Settings)'))!.click();
+      await page.waitForSelector('h2::-p-text(jwt)');
+      const text = await page.evaluate(() => document.body.textContent ?? '');
+      expect(text).not.toContain(TEST_JWT_SECRET);
+      expect(text).not.toContain('BEGIN');
+      expect(text).toContain('********');
+      await screenshot(page, 'settings');
+      await expectAccessible(page, 'settings');
+
+      await (await page.waitForSelector('nav a::-p-text(OAuth clients)'))!.click();
+      await page.waitForSelector('::-p-text(The OAuth server is off)');
+      await expectAccessible(page, 'oauth clients');
     } finally {
       await page.close();
     }

@@ -9,11 +9,17 @@ import { UsersScreen } from './Users';
 import { UserScreen } from './User';
 import { SamlScreen } from './Saml';
 import { CustomProvidersScreen } from './CustomProviders';
+import { OAuthClientsScreen } from './OAuthClients';
+import { AuditScreen } from './Audit';
+import { SettingsScreen } from './Settings';
 
 const SCREENS = [
   { path: '/', label: 'Users' },
   { path: '/sso', label: 'SSO (SAML)' },
   { path: '/custom-providers', label: 'Custom providers' },
+  { path: '/oauth-clients', label: 'OAuth clients' },
+  { path: '/audit', label: 'Audit log' },
+  { path: '/settings', label: 'Settings' },
 ] as const;
 
 export function App() {
@@ -65,6 +71,9 @@ export function App() {
   if (userMatch) screen = <UserScreen api={api} userId={decodeURIComponent(userMatch[1]!)} />;
   else if (route === '/sso') screen = <SamlScreen api={api} />;
   else if (route === '/custom-providers') screen = <CustomProvidersScreen api={api} />;
+  else if (route === '/oauth-clients') screen = <OAuthClientsScreen api={api} />;
+  else if (route === '/audit') screen = <AuditScreen api={api} />;
+  else if (route === '/settings') screen = <SettingsScreen api={api} />;
   else screen = <UsersScreen api={api} />;
 
   return (

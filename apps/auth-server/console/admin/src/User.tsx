@@ -5,6 +5,7 @@ import { Alert, Button, Card, ConfirmDialog, ErrorSummary, JsonField, SelectFiel
 import type { Api } from './session';
 import { BASE, navigate } from './router';
 import { formatDate, isBanned, type User } from './users-model';
+import { AuditTable } from './Audit';
 
 interface Factor {
   id: string;
@@ -38,6 +39,7 @@ export function UserScreen(props: { api: Api; userId: string }) {
   const [status, setStatus] = useState<string | undefined>();
   const [actionError, setActionError] = useState<Error | undefined>();
   const [busy, setBusy] = useState(false);
+  const [revision, setRevision] = useState(0);
 
   const reload = useCallback(() => {
     api<User>(path).then((u) => { setUser(u); setLoadError(undefined); }, setLoadError);
@@ -52,6 +54,7 @@ export function UserScreen(props: { api: Api; userId: string }) {
     try {
       await call();
       setStatus(what);
+      setRevision((r) => r + 1);
       reload();
       return true;
     } catch (cause) {
@@ -79,7 +82,14 @@ export function UserScreen(props: { api: Api; userId: string }) {
       <Identities user={user} />
       <Factors api={api} userId={userId} act={act} />
       <Passkeys api={api} userId={userId} />
+      <Card title="Sessions">
+        <p>Signing out everywhere ends every session: refresh tokens and access tokens already issued stop working.</p>
+        <div className="kz-row">
+          <Button variant="secondary" busy={busy} onClick={() => void act('The user was signed out everywhere.', () => api(`${path}/logout`, { method: 'POST' }))}>Sign out everywhere</Button>
+        </div>
+      </Card>
       <Links api={api} user={user} act={act} />
+      <Card title="Audit trail"><AuditTable api={api} caption="What this user did and what was done to them" filters={{ user_id: user.id }} revision={revision} /></Card>
       <DeleteUser busy={busy} onDelete={async () => { if (await act('The user was deleted.', () => api(path, { method: 'DELETE', body: {} }))) navigate('/'); }} />
     </div>
   );
