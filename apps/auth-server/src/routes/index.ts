@@ -107,8 +107,8 @@ export function buildRouter(deps: Deps): Router {
   const sameOrigin = [noCrossOriginRead, refuseCrossSiteWrites({
     refuse: (req, res) => sendApiError(req, res, new ApiError(403, ErrorCode.validation_failed, 'Cross-site request refused')),
   })];
-  router.post('/hosted/session', sameOrigin, json, startHostedSession(deps));
-  router.post('/hosted/session/refresh', sameOrigin, refreshHostedSession(deps));
+  router.post('/hosted/session', tokenLimit, sameOrigin, json, startHostedSession(deps));
+  router.post('/hosted/session/refresh', tokenLimit, sameOrigin, refreshHostedSession(deps));
   router.post('/hosted/session/end', sameOrigin, endHostedSession(deps));
   router.get('/health', health(deps));
   router.get('/health/live', liveness());

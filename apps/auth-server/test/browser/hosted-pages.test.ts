@@ -9,7 +9,7 @@ import { createServer } from 'node:net';
 import path from 'node:path';
 import type { Browser, BrowserContext, HTTPRequest, Page } from 'puppeteer-core';
 import { chromiumPath, launchBrowser, seriousAccessibilityViolations } from '@keyzone/ui/testing';
-import { linkOf, startEmailTestServer, type EmailTestServer } from '../helpers/email-server';
+import { codeOf, linkOf, startEmailTestServer, type EmailTestServer } from '../helpers/email-server';
 import { call } from '../helpers/http';
 import { authenticatorCode } from '../helpers/totp';
 import { uniqueEmail } from '../helpers/users';
@@ -337,6 +337,26 @@ describeInBrowser('the hosted pages', () => {
       await click(page, 'Sign out');
       await page.waitForSelector('xpath/.//a[normalize-space()="Sign in"]');
       expect((await context.cookies()).find((c) => c.name === HOSTED_SESSION_COOKIE)).toBeUndefined();
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('signs in with an e-mailed code and continues to an allowed redirect_to', async () => {
+    const user = await newUser();
+    const { context, page } = await freshPage();
+    try {
+      await page.goto(`${base}/hosted/sign-in?redirect_to=${encodeURIComponent('/auth/v1/hosted/?from=sign-in')}`);
+      await click(page, 'E-mail code');
+      await page.waitForSelector('form[aria-label="Sign in with an e-mailed code"]');
+      await fill(page, 'E-mail', user.email);
+      await click(page, 'Send me a code');
+      await waitForText(page, 'We sent a code');
+      await checkPage(page, 'e-mail-code');
+      await fill(page, 'Code from the e-mail', codeOf(await server.smtp.nextMessageTo(user.email)));
+      await click(page, 'Sign in');
+      await page.waitForSelector('xpath/.//p[starts-with(normalize-space(), "Signed in as")]');
+      expect(new URL(page.url()).pathname).toBe('/auth/v1/hosted/');
     } finally {
       await context.close();
     }

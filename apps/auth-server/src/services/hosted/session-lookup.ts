@@ -5,7 +5,8 @@ import { findUserById, type Executor } from '../../queries/users';
 
 export async function findSessionByRefreshToken(db: Executor, token: string): Promise<{ user: UserRow; sessionId: string } | undefined> {
   const row = await findRefreshToken(db, token);
-  if (!row?.session_id || !row.user_id) return undefined;
+  // Only the current token of a session signs it out: a spent one stands for nothing any more.
+  if (!row?.session_id || !row.user_id || row.revoked) return undefined;
   const user = await findUserById(db, row.user_id);
   return user ? { user, sessionId: row.session_id } : undefined;
 }
