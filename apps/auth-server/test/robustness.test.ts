@@ -29,6 +29,10 @@ const ROUTES: Route[] = [
   { method: 'POST', path: '/token?grant_type=id_token', auth: 'none', fields: ['provider', 'id_token', 'access_token', 'nonce'] },
   { method: 'POST', path: '/token?grant_type=web3', auth: 'none', fields: ['chain', 'message', 'signature'] },
   { method: 'GET', path: '/web3/nonce', auth: 'none' },
+  // The hosted pages' cookie session (routes/hosted-session.ts).
+  { method: 'POST', path: '/hosted/session', auth: 'none', fields: ['refresh_token', 'redirect_to'] },
+  { method: 'POST', path: '/hosted/session/refresh', auth: 'none' },
+  { method: 'POST', path: '/hosted/session/end', auth: 'none' },
   // MFA recovery codes (routes/mfa-recovery-codes.ts).
   { method: 'GET', path: '/factors/recovery-codes', auth: 'user' },
   { method: 'POST', path: '/factors/recovery-codes', auth: 'user', fields: ['friendly_name'] },
