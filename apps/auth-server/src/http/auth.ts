@@ -107,6 +107,10 @@ export function requireAdmin(deps: Pick<Deps, 'jwt' | 'clock' | 'db' | 'config'>
       session = await findSessionById(deps.db, sessionId);
       if (!session) throw new ApiError(403, ErrorCode.session_expired, 'Session has expired');
     }
+    // An administrator who consents to a client gives it scopes, not the admin API (the token carries their role).
+    if (session?.oauth_client_id) {
+      throw new ApiError(403, ErrorCode.bad_jwt, 'This token was issued to an OAuth client: it is not accepted here');
+    }
     req.caller = { claims, token, session };
     next();
   };

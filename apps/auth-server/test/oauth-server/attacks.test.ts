@@ -299,3 +299,27 @@ describe("a client's tokens", () => {
     expect((await call(server.issuer, 'GET', '/user', { token: user.access_token })).status).toBe(200);
   });
 });
+
+describe("an administrator's consent", () => {
+  it("gives a client the scopes it asked for, never the admin API (the user's role in the token notwithstanding)", async () => {
+    const client = await confidential();
+    const user = await signedInUser(server);
+    const promoted = await call(server.issuer, 'PUT', `/admin/users/${claimsOf(user.access_token).sub as string}`, {
+      token: await server.adminToken(), body: { role: 'supabase_admin' },
+    });
+    expect(promoted.status).toBe(200);
+    const { code, pkce: challenge } = await approveFlow(server, { clientId: client.client_id, redirectUri: REDIRECT, user, scope: 'openid' });
+    const token = (await tokenRequest(server, codeParams(client, code, challenge.verifier))).body.access_token as string;
+    expect(claimsOf(token).role).toBe('supabase_admin');
+
+    for (const [method, path, body] of [
+      ['GET', '/admin/users', undefined],
+      ['POST', '/admin/users', { email: 'planted@example.com', password: 'planted-123456' }],
+      ['GET', '/admin/oauth/clients', undefined],
+      ['GET', '/admin/audit', undefined],
+    ] as const) {
+      const res = await call(server.issuer, method, path, { token, body });
+      expect([method, path, res.status, res.body.error_code]).toEqual([method, path, 403, 'bad_jwt']);
+    }
+  });
+});
