@@ -21,9 +21,19 @@ const label = (name: string) => name.replace(/^custom:/, '').replace(/(^|[_-])(\
 /** The current page's address without its fragment: where a provider or SSO sends the browser back to. */
 const hereWithoutFragment = () => `${location.origin}${location.pathname}${location.search}`;
 
+/** The assurance level of an access token (aal2 after a passkey, which is a second factor by itself). */
+function assuranceOf(accessToken: string): string | undefined {
+  try {
+    const part = accessToken.split('.')[1]!.replace(/-/g, '+').replace(/_/g, '/');
+    return (JSON.parse(atob(part)) as { aal?: string }).aal;
+  } catch {
+    return undefined;
+  }
+}
+
 async function finish(tokens: TokenAnswer, setStep: (step: { factorId: string; tokens: TokenAnswer }) => void) {
   const factor = tokens.user.factors?.find((f) => f.factor_type === 'totp' && f.status === 'verified');
-  if (factor) {
+  if (factor && assuranceOf(tokens.access_token) !== 'aal2') {
     setStep({ factorId: factor.id, tokens });
     return;
   }
