@@ -77,6 +77,14 @@ async function screenshot(page: Page, name: string): Promise<void> {
   if (process.env.KEYZONE_SCREENSHOTS === '1') await page.screenshot({ path: path.join(SCREENSHOTS, `auth-console-${name}.png`), fullPage: true });
 }
 
+/** A page in a browser context of its own: no cookie session from another test. */
+async function freshPage(): Promise<Page> {
+  const context = await browser.createBrowserContext();
+  const page = await context.newPage();
+  page.once('close', () => void context.close().catch(() => undefined));
+  return page;
+}
+
 async function signIn(page: Page, email: string, password: string): Promise<void> {
   await page.goto(`${server.url}/admin/console/`);
   await page.waitForSelector('label::-p-text(E-mail)');
@@ -136,7 +144,7 @@ afterAll(async () => {
 
 describeInBrowser('the admin console', () => {
   it('signs an admin in with their second factor, finds, bans, unbans and edits a user, removes their factor', async () => {
-    const page = await browser.newPage();
+    const page = await freshPage();
     try {
       await signIn(page, admin.email, admin.password);
       await page.waitForSelector('::-p-text(The admin console needs your second factor)');
@@ -144,6 +152,11 @@ describeInBrowser('the admin console', () => {
       await fill(page, await fieldId(page, 'Authentication code'), await totpCode());
       await clickButton(page, 'Verify');
       await page.waitForSelector('::-p-aria(Users[role="heading"])');
+      await page.waitForSelector('table tbody tr a');
+      // Nothing in the page's storage; a reload stays signed in through the HttpOnly cookie session.
+      expect(await page.evaluate(() => localStorage.length + sessionStorage.length)).toBe(0);
+      expect(await page.evaluate(() => document.cookie)).toBe('');
+      await page.reload();
       await page.waitForSelector('table tbody tr a');
       await screenshot(page, 'users');
       await expectAccessible(page, 'users');
@@ -209,7 +222,7 @@ describeInBrowser('the admin console', () => {
   });
 
   it('adds a SAML provider from pasted metadata and a custom OpenID Connect provider', async () => {
-    const page = await browser.newPage();
+    const page = await freshPage();
     try {
       await signIn(page, admin.email, admin.password);
       await page.waitForSelector('label::-p-text(Authentication code)');
@@ -253,7 +266,7 @@ describeInBrowser('the admin console', () => {
   });
 
   it('shows the audit log with filters, the settings with secrets masked, and says when the OAuth server is off', async () => {
-    const page = await browser.newPage();
+    const page = await freshPage();
     try {
       await signIn(page, admin.email, admin.password);
       await page.waitForSelector('label::-p-text(Authentication code)');
@@ -290,9 +303,29 @@ describeInBrowser('the admin console', () => {
     }
   });
 
+  it('takes the session of the hosted sign-in page', async () => {
+    const page = await freshPage();
+    try {
+      await page.goto(`${server.url}/hosted/sign-in`);
+      await page.waitForSelector('form[aria-label="Sign in with a password"]');
+      await fill(page, await fieldId(page, 'E-mail'), admin.email);
+      await fill(page, await fieldId(page, 'Password'), admin.password);
+      await clickButton(page, 'Sign in');
+      await page.waitForSelector('label::-p-text(Authentication code)');
+      await fill(page, await fieldId(page, 'Authentication code'), await totpCode());
+      await clickButton(page, 'Verify');
+      await page.waitForFunction(() => !location.pathname.endsWith('/sign-in'));
+      await page.goto(`${server.url}/admin/console/`);
+      await page.waitForSelector('::-p-aria(Users[role="heading"])');
+      expect(await page.$('::-p-text(Authentication code)')).toBeNull();
+    } finally {
+      await page.close();
+    }
+  });
+
   it('refuses a user without an admin role', async () => {
     await serviceCall('POST', '/admin/users', { email: 'plain@console.test', password: 'plain-password-1', email_confirm: true });
-    const page = await browser.newPage();
+    const page = await freshPage();
     try {
       await signIn(page, 'plain@console.test', 'plain-password-1');
       await page.waitForSelector('::-p-text(its role is not an admin role)');
@@ -305,7 +338,7 @@ describeInBrowser('the admin console', () => {
   });
 
   it('asks an admin at AAL1 for the second factor before any screen', async () => {
-    const page = await browser.newPage();
+    const page = await freshPage();
     try {
       await signIn(page, admin.email, admin.password);
       await page.waitForSelector('::-p-text(The admin console needs your second factor)');

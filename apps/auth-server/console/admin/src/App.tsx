@@ -2,7 +2,8 @@
 // user's token (their role is an admin role), then the screens.
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { ApiError, Button, ErrorSummary, Shell, type NavLink } from '@keyzone/ui/browser';
-import { adminApi, claimsOf, consoleSettings, type Api, type ConsoleSettings, type Tokens } from './session';
+import { accessToken, adoptSession, sessionUser, signOut as endSession } from '../../shared/session';
+import { claimsOf, consoleSettings, sessionApi, type Api, type ConsoleSettings, type Tokens } from './session';
 import { BASE, navigate, useRoute } from './router';
 import { SignIn } from './SignIn';
 import { UsersScreen } from './Users';
@@ -22,43 +23,73 @@ const SCREENS = [
   { path: '/settings', label: 'Settings' },
 ] as const;
 
+type Phase =
+  | { kind: 'loading' }
+  | { kind: 'signed-out'; refused?: string }
+  /** Signed in below AAL2 where the console needs it: the second factor is asked for. */
+  | { kind: 'step-up'; pending: Tokens }
+  | { kind: 'checking'; token: string }
+  | { kind: 'admitted'; token: string };
+
 export function App() {
   const [settings, setSettings] = useState<ConsoleSettings | undefined>();
   const [settingsError, setSettingsError] = useState<Error | undefined>();
-  const [tokens, setTokens] = useState<Tokens | undefined>();
-  const [refused, setRefused] = useState<string | undefined>();
-  const [admitted, setAdmitted] = useState(false);
+  const [phase, setPhase] = useState<Phase>({ kind: 'loading' });
   const route = useRoute();
 
-  useEffect(() => {
-    consoleSettings().then(setSettings, setSettingsError);
+  const signOut = useCallback(() => {
+    setPhase({ kind: 'signed-out' });
+    void endSession().catch(() => undefined);
+  }, []);
+  // A refusal leaves the session alone: it may be the user's hosted sign-in, good for everything but this console.
+  const refuse = useCallback((refused: string) => setPhase({ kind: 'signed-out', refused }), []);
+  const api: Api = useMemo(() => sessionApi(() => setPhase({ kind: 'signed-out', refused: 'Your session has ended. Sign in again.' })), []);
+
+  /** Where a session (an access token) leads: the second factor first if needed, then the admin check. */
+  const enter = useCallback((token: string, user: Tokens['user'], requireAal2: boolean) => {
+    if (requireAal2 && claimsOf(token).aal !== 'aal2') setPhase({ kind: 'step-up', pending: { access_token: token, user } });
+    else setPhase({ kind: 'checking', token });
   }, []);
 
-  const signOut = useCallback((reason?: string) => {
-    setTokens(undefined);
-    setAdmitted(false);
-    setRefused(reason);
-  }, []);
-  const api: Api | undefined = useMemo(
-    () => (tokens ? adminApi(tokens, () => signOut('Your session has ended. Sign in again.')) : undefined),
-    [tokens, signOut],
-  );
-
   useEffect(() => {
-    if (!api) return;
+    consoleSettings().then(async (loaded) => {
+      setSettings(loaded);
+      // A session the screens already hold (this console's or the hosted sign-in page's cookie).
+      const token = await accessToken().catch(() => undefined);
+      const user = sessionUser();
+      if (token && user) enter(token, user, loaded.require_aal2);
+      else setPhase({ kind: 'signed-out' });
+    }, setSettingsError);
+  }, [enter]);
+
+  const checkingToken = phase.kind === 'checking' ? phase.token : undefined;
+  useEffect(() => {
+    if (!checkingToken) return;
     api('/admin/users?limit=1').then(
-      () => setAdmitted(true),
-      (cause: Error) => signOut(cause instanceof ApiError && cause.status === 403 ? 'This account may not use the admin console: its role is not an admin role.' : cause.message),
+      () => setPhase({ kind: 'admitted', token: checkingToken }),
+      (cause: Error) => refuse(cause instanceof ApiError && cause.status === 403 ? 'This account may not use the admin console: its role is not an admin role.' : cause.message),
     );
-  }, [api, signOut]);
+  }, [api, checkingToken, refuse]);
 
   if (settingsError) return <Shell product="Keyzone Auth admin"><ErrorSummary error={settingsError} /></Shell>;
-  if (!settings) return null;
-  if (!tokens || !api) {
-    return <SignIn requireAal2={settings.require_aal2} refused={refused} onSignedIn={(t) => { setRefused(undefined); setTokens(t); }} />;
+  if (!settings || phase.kind === 'loading') return null;
+  if (phase.kind === 'signed-out' || phase.kind === 'step-up') {
+    return (
+      <SignIn
+        requireAal2={settings.require_aal2}
+        refused={phase.kind === 'signed-out' ? phase.refused : undefined}
+        pending={phase.kind === 'step-up' ? phase.pending : undefined}
+        onSignedIn={async (tokens) => {
+          // The refresh token goes to the HttpOnly cookie at once; the page keeps the access token only.
+          const session = tokens.refresh_token ? await adoptSession({ refresh_token: tokens.refresh_token }) : undefined;
+          setPhase({ kind: 'checking', token: session?.access_token ?? tokens.access_token });
+        }}
+      />
+    );
   }
-  if (!admitted) return <Shell product="Keyzone Auth admin"><p role="status">Checking your access…</p></Shell>;
+  if (phase.kind !== 'admitted') return <Shell product="Keyzone Auth admin"><p role="status">Checking your access…</p></Shell>;
 
+  const tokens = { access_token: phase.token };
   const me = claimsOf(tokens.access_token);
   const top = `/${route.split('/')[1] ?? ''}`;
   const nav: NavLink[] = SCREENS.map((s) => ({

@@ -3,11 +3,17 @@ import { useState, type FormEvent } from 'react';
 import { Alert, Button, Card, ErrorSummary, Shell, TextField } from '@keyzone/ui/browser';
 import { adminApi, claimsOf, signInWithPassword, verifyTotp, type Tokens } from './session';
 
-export function SignIn(props: { requireAal2: boolean; refused?: string; onSignedIn(tokens: Tokens): void }) {
+export function SignIn(props: {
+  requireAal2: boolean;
+  refused?: string;
+  /** A session below AAL2 that only needs its second factor. */
+  pending?: Tokens;
+  onSignedIn(tokens: Tokens): Promise<void>;
+}) {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [code, setCode] = useState('');
-  const [pending, setPending] = useState<Tokens | undefined>();
+  const [pending, setPending] = useState<Tokens | undefined>(props.pending);
   const [error, setError] = useState<Error | undefined>();
   const [busy, setBusy] = useState(false);
 
@@ -25,7 +31,7 @@ export function SignIn(props: { requireAal2: boolean; refused?: string; onSigned
       });
       const hasFactor = tokens.user.factors?.some((f) => f.factor_type === 'totp' && f.status === 'verified');
       if (claimsOf(tokens.access_token).aal !== 'aal2' && (hasFactor || props.requireAal2)) setPending(tokens);
-      else props.onSignedIn(tokens);
+      else await props.onSignedIn(tokens);
     } catch (cause) {
       setError(cause as Error);
     } finally {
@@ -39,7 +45,7 @@ export function SignIn(props: { requireAal2: boolean; refused?: string; onSigned
     setBusy(true);
     setError(undefined);
     try {
-      props.onSignedIn(await verifyTotp(pending, totp.id, code.trim()));
+      await props.onSignedIn(await verifyTotp(pending, totp.id, code.trim()));
     } catch (cause) {
       setError(cause as Error);
     } finally {
@@ -59,6 +65,7 @@ export function SignIn(props: { requireAal2: boolean; refused?: string; onSigned
             <TextField label="Password" type="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
             <Button type="submit" busy={busy}>Sign in</Button>
           </form>
+          <p>Or use the <a href="/hosted/sign-in?redirect_to=%2Fadmin%2Fconsole%2F">sign-in page</a> (providers, passkeys, SSO): you come back here signed in.</p>
         </Card>
       )}
       {pending && totp && (

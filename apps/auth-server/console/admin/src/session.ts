@@ -1,11 +1,14 @@
-// The signed-in admin, held in memory only (never localStorage): a reload asks to sign in again. Sign-in uses the
-// auth server's public API (password grant, then an MFA challenge when the console needs AAL2), and every admin
-// call carries that admin's own access token, so the admin API authorizes and audits them, not the console.
+// The signed-in admin. Sign-in uses the auth server's public API (password grant, then an MFA challenge when the
+// console needs AAL2); its refresh token is then handed to the screens' shared cookie session (shared/session.ts,
+// an HttpOnly cookie, the same one the hosted sign-in pages set), so the page only ever holds short-lived access
+// tokens in memory and a reload stays signed in. Every admin call carries that admin's own access token, so the
+// admin API authorizes and audits them, not the console.
 import { ApiError, requestJson, type RequestOptions } from '@keyzone/ui/browser';
+import { accessToken } from '../../shared/session';
 
 export interface Tokens {
   access_token: string;
-  refresh_token: string;
+  refresh_token?: string;
   expires_at?: number;
   user: { id: string; email?: string; factors?: Array<{ id: string; factor_type: string; status: string; friendly_name?: string }> };
 }
@@ -42,10 +45,24 @@ export async function verifyTotp(tokens: Tokens, factorId: string, code: string)
 export type Api = <T>(url: string, options?: RequestOptions) => Promise<T>;
 
 /** requestJson with the admin's token; `onExpired` runs when the server no longer takes it. */
-export function adminApi(tokens: Tokens, onExpired: () => void): Api {
+export function adminApi(tokens: Pick<Tokens, 'access_token'>, onExpired: () => void): Api {
+  return withToken(async () => tokens.access_token, onExpired);
+}
+
+/** requestJson with a fresh access token from the cookie session for every call. */
+export function sessionApi(onExpired: () => void): Api {
+  return withToken(accessToken, onExpired);
+}
+
+function withToken(token: () => Promise<string | undefined>, onExpired: () => void): Api {
   return async <T,>(url: string, options: RequestOptions = {}) => {
+    const current = await token();
+    if (!current) {
+      onExpired();
+      throw new ApiError(401, 'You are signed out. Sign in again.');
+    }
     try {
-      return await requestJson<T>(url, { ...options, headers: { ...options.headers, authorization: `Bearer ${tokens.access_token}` } });
+      return await requestJson<T>(url, { ...options, headers: { ...options.headers, authorization: `Bearer ${current}` } });
     } catch (cause) {
       if (cause instanceof ApiError && (cause.code === 'bad_jwt' || cause.code === 'session_expired' || cause.code === 'session_not_found')) onExpired();
       throw cause;
