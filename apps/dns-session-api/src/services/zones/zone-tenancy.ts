@@ -111,6 +111,14 @@ function childZoneReason(child: ZoneRow, record: Written, glueNames: ReadonlySet
     '(here only NS and DS at its apex, and A/AAAA glue for the nameservers those NS name)';
 }
 
+/**
+ * A DNAME rewrites every name below its owner and occludes what the zone holds there, the delegation included
+ * (RFC 6672 §2.3): above a child zone it would take the child's names wherever the parent is served without it.
+ */
+function dnameAboveChildReason(owner: string, child: ZoneRow): string {
+  return `a DNAME at ${owner} would redirect the names of the zone ${child.name}, which Keyzone holds of its own`;
+}
+
 /** The names the child zones' apex NS records give (their nameservers and apex NS records): their glue's names. */
 async function childNameserverNames(trx: Db, children: readonly ZoneRow[]): Promise<string[]> {
   const assigned = await findZoneNameservers(trx, children.map((c) => c.id));
@@ -134,6 +142,12 @@ function childHolding(children: readonly ZoneRow[], zone: string, owner: string)
  * `extraNs`: NS records written in the same change, which give glue too.
  */
 export async function assertOutsideChildZones(trx: Db, zone: ZoneRow, records: readonly Written[], extraNs: readonly Written[] = []): Promise<void> {
+  const redirects = [];
+  for (const record of records.filter((r) => r.type === 'DNAME')) {
+    const below = (await findLiveZonesBelow(trx, record.owner)).filter((c) => c.id !== zone.id)[0];
+    if (below) redirects.push(fieldError('owner', 'child_zone', dnameAboveChildReason(record.owner, below)));
+  }
+  if (redirects.length > 0) throw invalidInput('zone record', redirects);
   const names = [...new Set(records.flatMap((r) => namesBetween(zone.name, r.owner)))];
   if (names.length === 0) return;
   const children = (await findLiveZonesNamed(trx, names)).filter((c) => c.id !== zone.id);
@@ -166,6 +180,10 @@ export async function childZoneGuard<R extends Written>(trx: Db, zoneName: strin
   return {
     check(record) {
       if (children.length === 0) return undefined;
+      if (record.type === 'DNAME') {
+        const below = children.find((c) => c.name.endsWith(record.owner === '.' ? '.' : `.${record.owner}`));
+        if (below) return dnameAboveChildReason(record.owner, below);
+      }
       const child = childHolding(children, zoneName, record.owner);
       if (!child) return undefined;
       if (record.owner === child.name && record.type === 'NS') nsTargets.add(String(record.rdata.dname));
