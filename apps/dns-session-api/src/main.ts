@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The executable: serve (default) | migrate | version | create-user | import-nictool | publish, each with --help.
+// The executable: serve (default) | migrate | version | create-user | import-nictool | publish | import-axfr, each with --help.
 // Only a dispatcher: `version` and the usage texts answer from here, and each command's module (cli/*) is loaded
 // only when that command runs, so `version` does not load the app (issue 39).
 import { runExecutable } from '@keyzone/config/cli';
@@ -16,6 +16,8 @@ commands:
                          import a NicTool 2 installation
   publish --all [--nameserver <id>]
                          queue every zone for publishing
+  import-axfr --zone Z --server ADDR[:PORT] --as USER@GROUP [--key ALG:NAME:SECRET]
+                         transfer a zone from a running nameserver and import it
   help [command]         this text, or a command's (as does <command> --help)`;
 const VERSION_USAGE = 'usage: main.js version\n  prints the version of the DNS API';
 
@@ -29,6 +31,7 @@ runExecutable({
     'create-user': async (_command, args) => (await import('./cli/create-user.js')).runCreateUser(args),
     'import-nictool': async (_command, args) => (await import('./cli/import-nictool.js')).runImportNicTool(args),
     publish: async (_command, args) => (await import('./cli/publish.js')).runPublish(args),
+    'import-axfr': async (_command, args) => (await import('./cli/import-axfr.js')).runImportAxfr(args),
   },
   // An API error (create-user's 409) as its status and message, a database that is missing, refusing or
   // unreachable as one line naming the problem (as the auth server), anything else as its message.

@@ -14,6 +14,7 @@ export { OAUTH_SCOPES } from './auth/schema-oauth-server';
 export type { DnsConfig, DnsEnvironment, DnsOidcConfig } from './dns/schema';
 export { DNS_ENVIRONMENTS, DEFAULT_DEV_SESSION_SECRET } from './dns/schema';
 export { loadDnsConfig, type LoadDnsConfigOptions } from './dns/load';
+export { parseHostPort } from './dns/yaml-schema';
 export { loadYamlEnvironments, type LoadYamlEnvironmentsOptions } from './yaml/environments';
 
 export { ConfigError, exitOnConfigError } from './errors';

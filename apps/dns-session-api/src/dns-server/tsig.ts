@@ -135,3 +135,35 @@ export function appendUnsignedTsig(message: Buffer, request: TsigRecord, error: 
     time: nowSeconds, fudge: request.fudge, mac: Buffer.alloc(0), originalId: message.readUInt16BE(0), error, otherData: Buffer.alloc(0),
   });
 }
+
+/** A request signed with the key (§4.3.1): its MAC, for checking the answers with a ResponseVerifier. */
+export function signRequest(message: Buffer, key: TsigKeyMaterial, nowSeconds: number, fudge = 300): { signed: Buffer; mac: Buffer } {
+  const mac = hmac(key, [message, variables(key, nowSeconds, fudge, 0, Buffer.alloc(0))]);
+  return { signed: appendTsig(message, key, { time: nowSeconds, fudge, mac, originalId: message.readUInt16BE(0), error: 0, otherData: Buffer.alloc(0) }), mac };
+}
+
+/**
+ * Checks the answers to a signed request (an incoming zone transfer): each message must carry a TSIG with this key
+ * whose MAC matches (the first over the request MAC and all variables, later ones over the prior MAC and the timers),
+ * within the fudge. Throws FormatError naming what failed.
+ */
+export class ResponseVerifier {
+  private first = true;
+
+  constructor(private readonly key: TsigKeyMaterial, private priorMac: Buffer, private readonly maxFudge = 300) {}
+
+  verify(buf: Buffer, message: RawMessage, nowSeconds: number): void {
+    const tsig = tsigOf(message);
+    if (!tsig) throw new FormatError('an answer without TSIG');
+    if (tsig.keyName !== this.key.name || tsig.algorithm !== this.key.algorithm) throw new FormatError('an answer signed with another key');
+    if (tsig.error !== 0) throw new FormatError(`TSIG error ${tsig.error} from the server`);
+    const body = unsignedPart(buf, tsig);
+    const prior = Buffer.concat([u16(this.priorMac.length), this.priorMac]);
+    const tail = this.first ? variables(this.key, tsig.timeSigned, tsig.fudge, tsig.error, tsig.otherData) : Buffer.concat([u48(tsig.timeSigned), u16(tsig.fudge)]);
+    const expected = hmac(this.key, [prior, body, tail]);
+    if (tsig.mac.length !== expected.length || !timingSafeEqual(tsig.mac, expected)) throw new FormatError('an answer whose TSIG does not verify');
+    if (Math.abs(nowSeconds - tsig.timeSigned) > Math.min(tsig.fudge, this.maxFudge)) throw new FormatError('an answer signed outside the time window');
+    this.first = false;
+    this.priorMac = tsig.mac;
+  }
+}

@@ -5,7 +5,6 @@
 // CNAME, NS (below the apex), PTR, DNAME, MX, SRV, TXT, CAA; the SOA and apex NS are Keyzone's (REFUSED).
 import type { Deps } from '../deps';
 import { isInZone, isRecordType, rdataKey, rdataToBind, type RecordType } from '../dns';
-import { formatCharStrings, quoteText } from '../dns/text';
 import { ApiError } from '../errors';
 import type { Db } from '../queries/db';
 import type { PermissionFlag } from '../queries/permissions';
@@ -18,6 +17,7 @@ import { changeRrsets, parseContent, PowerDnsApiError, type RrsetChange } from '
 import { toZoneRecord } from '../services/zones/zone-rules';
 import { keyReachesZone } from '../services/zones/zone-transfer';
 import { CLASS, RCODE, type RawMessage, type RawRecord } from './message';
+import { absoluteName, presentation as presentationOf } from './presentation';
 import type { UpdateHandler } from './update-hook';
 
 /** An UPDATE refused with this RCODE. */
@@ -29,34 +29,10 @@ class UpdateRefusal extends Error {
 const refuse = (rcode: number, message: string) => new UpdateRefusal(rcode, message);
 
 const ADDABLE = new Set(['A', 'AAAA', 'CNAME', 'NS', 'PTR', 'DNAME', 'MX', 'SRV', 'TXT', 'CAA']);
+/** A record in presentation form, only for the types an UPDATE handles here. */
+const presentation = (rr: RawRecord) => (ADDABLE.has(rr.type) ? presentationOf(rr) : undefined);
 const META_TYPES = new Set(['ANY', 'AXFR', 'IXFR', 'MAILA', 'MAILB', 'TSIG', 'OPT']);
-const absolute = (name: string) => (name === '.' || name === '' ? '.' : `${name}.`);
-
-/** A record of the message in presentation form (dns-packet decoded it), or undefined for a type not handled. */
-function presentation(rr: RawRecord): string | undefined {
-  const d = rr.data as Record<string, unknown> & string & Buffer[];
-  if (d === undefined) return undefined;
-  switch (rr.type) {
-    case 'A':
-    case 'AAAA':
-      return String(d);
-    case 'NS':
-    case 'CNAME':
-    case 'PTR':
-    case 'DNAME':
-      return absolute(String(d));
-    case 'MX':
-      return `${d.preference as number} ${absolute(String(d.exchange))}`;
-    case 'SRV':
-      return `${d.priority as number} ${d.weight as number} ${d.port as number} ${absolute(String(d.target))}`;
-    case 'TXT':
-      return formatCharStrings(d);
-    case 'CAA':
-      return `${d.flags as number} ${String(d.tag)} ${quoteText(String(d.value))}`;
-    default:
-      return undefined;
-  }
-}
+const absolute = absoluteName;
 
 interface Op {
   kind: 'add' | 'delete-rrset' | 'delete-name' | 'delete-rr';

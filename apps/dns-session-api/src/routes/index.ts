@@ -3,6 +3,7 @@
 import type { AnyRoute, RouteFamily } from '../http/route';
 import { apiTokenRoutes } from './api-tokens';
 import { tsigKeyRoutes } from './tsig-keys';
+import { zoneAxfrImportRoutes } from './zone-axfr-import';
 import { groupRoutes } from './groups';
 import { healthRoutes } from './health';
 import { nameserverRoutes } from './nameservers';
@@ -23,6 +24,7 @@ export const routeFamilies: RouteFamily[] = [
   userIdentityRoutes,
   apiTokenRoutes,
   tsigKeyRoutes,
+  zoneAxfrImportRoutes,
   groupRoutes,
   permissionRoutes,
   nameserverRoutes,

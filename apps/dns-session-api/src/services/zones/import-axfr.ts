@@ -1,0 +1,64 @@
+// import-axfr (issue 44): a zone pulled from a running nameserver by AXFR (optionally TSIG-signed), then imported
+// through the zone file import (importZoneFile: the same checks, quotas, tenancy and one transaction). The transfer
+// happens before any transaction opens. DNSSEC signatures and chains (RRSIG, NSEC, NSEC3, NSEC3PARAM) are left out:
+// Keyzone signs when publishing. A record type Keyzone cannot read from the wire yet is a 400 naming it.
+import { isIP } from 'node:net';
+import type { Deps } from '../../deps';
+import { SIGNER_TYPES } from '../../dns';
+import type { Zone } from '../../serialize-zones';
+import { badRequest } from '../../errors';
+import { pullZone, TransferError } from '../../dns-server/axfr-client';
+import { presentation } from '../../dns-server/presentation';
+import type { TsigKeyMaterial } from '../../dns-server/tsig';
+import type { Caller } from '../access/caller';
+import { TSIG_ALGORITHMS } from '../access/tsig-keys';
+import { assertAdmin } from '../directory/permissions';
+import { importZoneFile } from './zone-files';
+
+export interface AxfrImportInput {
+  zone: string;
+  server: string;
+  port?: number;
+  key?: { name: string; algorithm: string; secret: string };
+  gid?: number;
+  description?: string;
+}
+
+export async function importZoneByAxfr(deps: Deps, caller: Caller, input: AxfrImportInput): Promise<{ zone: Zone; records: number; skipped: number }> {
+  // It opens a connection wherever it is told: administrators only, so the API is no port scanner for everyone.
+  assertAdmin(caller, 'import a zone by AXFR');
+  if (isIP(input.server) === 0) throw badRequest('server: an IP address');
+  let key: TsigKeyMaterial | undefined;
+  if (input.key) {
+    if (!(TSIG_ALGORITHMS as readonly string[]).includes(input.key.algorithm)) throw badRequest(`key.algorithm: one of ${TSIG_ALGORITHMS.join(', ')}`);
+    const secret = Buffer.from(input.key.secret, 'base64');
+    if (secret.length < 16) throw badRequest('key.secret: at least 16 bytes, base64');
+    key = { name: input.key.name.toLowerCase().replace(/\.$/, ''), algorithm: input.key.algorithm, secret };
+  }
+  const zone = input.zone.toLowerCase().replace(/\.$/, '');
+  let records;
+  try {
+    records = await pullZone({ server: input.server, port: input.port ?? 53, zone, key, timeoutMs: deps.config.publish.timeoutSeconds * 3000, now: () => deps.clock.now().getTime() });
+  } catch (err) {
+    if (err instanceof TransferError) throw badRequest(`The transfer of ${zone} from ${input.server} failed: ${err.message}`);
+    throw err;
+  }
+  const lines = [`$ORIGIN ${zone}.`];
+  const unreadable = new Set<string>();
+  let skipped = 0;
+  for (const rr of records) {
+    if ((SIGNER_TYPES as readonly string[]).includes(rr.type)) {
+      skipped++;
+      continue;
+    }
+    const text = presentation(rr);
+    if (text === undefined) {
+      unreadable.add(rr.type.replace(/^UNKNOWN_/, 'TYPE'));
+      continue;
+    }
+    lines.push(`${rr.name === '' ? '.' : `${rr.name}.`} ${rr.ttl} IN ${rr.type} ${text}`);
+  }
+  if (unreadable.size > 0) throw badRequest(`The zone holds records Keyzone cannot import from a transfer yet: ${[...unreadable].join(', ')}`);
+  const result = await importZoneFile(deps, caller, { zone: `${zone}.`, zonefile: lines.join('\n'), gid: input.gid, description: input.description });
+  return { ...result, skipped };
+}
