@@ -81,6 +81,11 @@ export async function authenticateUser(deps: Pick<Deps, 'jwt' | 'clock' | 'db'>,
   if (session?.oauth_client_id && !options.oauthClients) {
     throw new ApiError(403, ErrorCode.bad_jwt, 'This token was issued to an OAuth client: it is not accepted here');
   }
+  // An ID token (signed with the same key, naming the user, no session) tells a client who signed in; it is no
+  // access token anywhere, or every client, and whoever it shows the token to, could change the user's password.
+  if (claims.client_id !== undefined && session?.oauth_client_id !== claims.client_id) {
+    throw new ApiError(403, ErrorCode.bad_jwt, 'This token names an OAuth client but is not its access token: it is not accepted here');
+  }
   req.caller = { claims, token, user, identities, session, factors };
 }
 

@@ -323,3 +323,26 @@ describe("an administrator's consent", () => {
     }
   });
 });
+
+describe('an ID token', () => {
+  it('says who signed in to the client; it is no access token, neither here nor at the admin API', async () => {
+    const client = await confidential();
+    const user = await signedInUser(server);
+    await call(server.issuer, 'PUT', `/admin/users/${claimsOf(user.access_token).sub as string}`, { token: await server.adminToken(), body: { role: 'supabase_admin' } });
+    const { code, pkce: challenge } = await approveFlow(server, { clientId: client.client_id, redirectUri: REDIRECT, user, scope: 'openid email' });
+    const idToken = (await tokenRequest(server, codeParams(client, code, challenge.verifier))).body.id_token as string;
+    expect(claimsOf(idToken).aud).toBe(client.client_id);
+    for (const [method, path, body] of [
+      ['GET', '/user', undefined],
+      ['PUT', '/user', { password: 'taken-over-123' }],
+      ['GET', '/oauth/userinfo', undefined],
+      ['POST', '/factors', { factor_type: 'totp' }],
+      ['GET', '/admin/users', undefined],
+    ] as const) {
+      const res = await call(server.issuer, method, path, { token: idToken, body });
+      expect([method, path, res.status]).toEqual([method, path, 403]);
+    }
+    const signIn = await call(server.url, 'POST', '/token?grant_type=password', { body: { email: user.email, password: user.password } });
+    expect(signIn.status).toBe(200);
+  });
+});
