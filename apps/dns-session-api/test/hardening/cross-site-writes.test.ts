@@ -17,7 +17,7 @@ const refused = { statusCode: 403, error: 'Forbidden', message: 'A write from a 
 
 describe('cross-site writes', () => {
   test('a write with a foreign Origin, or Sec-Fetch-Site cross-site or same-site, is a 403 and changes nothing', async () => {
-    for (const headers of [
+    for (const headers of <Array<Record<string, string>>>[
       { origin: 'https://evil.example' },
       { origin: 'null' },
       { 'sec-fetch-site': 'cross-site', origin: 'https://evil.example' },

@@ -1,0 +1,332 @@
+/// <reference lib="dom" />
+// The DNS console (issue 42) in headless Chromium against the real service, database and a real PowerDNS: sign in,
+// create a zone, add A, MX and TXT records, a validation error shown at its field, a zone file with one bad line
+// fixed and imported after its preview, an edit undone from the history, the publishing state of the PowerDNS
+// nameserver, an API token created and revoked, a session that ends while something is typed, sign-out, and a
+// cross-site form post refused. axe-core runs on every screen; the CSP header is checked and every request the
+// page makes is watched: none may leave the service's origin.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Browser, HTTPRequest, Page } from 'puppeteer-core';
+import { pagesBuilt } from '@keyzone/ui/server';
+import { chromiumPath, launchBrowser, seriousAccessibilityViolations } from '@keyzone/ui/testing';
+import { CONSOLE_DIR } from '../../src/app';
+import { eventually, preparePowerDns, type PowerDns } from '../helpers/nameservers';
+import { APP_DIR, PASSWORD, startTestServer, type TestServer } from '../helpers/server';
+import type { CookieClient } from '../helpers/client';
+
+jest.setTimeout(240_000);
+
+const browserPath = chromiumPath();
+if (!browserPath) console.warn('No Chromium found: the DNS console tests are skipped (CI sets KEYZONE_REQUIRE_BROWSER=1)');
+const describeInBrowser = browserPath ? describe : describe.skip;
+const SCREENSHOTS = path.join(APP_DIR, '..', '..', 'docs', 'screenshots');
+const NAMESERVER = 'ns1.console.test.';
+const ZONE = `console-${Date.now().toString(36)}.example.`;
+
+let server: TestServer;
+let alice: CookieClient;
+let pdns: PowerDns;
+let dir: string;
+let browser: Browser;
+let page: Page;
+const foreignRequests: string[] = [];
+const violations: Array<{ screen: string; found: unknown }> = [];
+
+async function screenshot(name: string): Promise<void> {
+  if (process.env.KEYZONE_SCREENSHOTS === '1') await page.screenshot({ path: path.join(SCREENSHOTS, `dns-${name}.png`), fullPage: true });
+}
+
+/** axe-core on the screen as it is now; a serious or critical violation is kept for the final check. */
+async function audit(screen: string): Promise<void> {
+  const found = await seriousAccessibilityViolations(page);
+  if (found.length > 0) violations.push({ screen, found });
+}
+
+async function waitForText(text: string): Promise<void> {
+  await page.waitForFunction((t) => document.body.innerText.includes(t), { timeout: 30_000 }, text);
+}
+
+/** The selector of the field labelled `label` (inside `scope` when given). */
+async function field(label: string, scope = 'body'): Promise<string> {
+  const id = await page.evaluate((text, within) => {
+    const root = document.querySelector(within);
+    return Array.from(root?.querySelectorAll('label') ?? []).find((l) => l.textContent === text)?.htmlFor;
+  }, label, scope);
+  if (!id) throw new Error(`no field labelled ${label}`);
+  return `[id="${id}"]`;
+}
+
+/** Replaces a field's value the way React sees typing (long values at once). */
+async function fill(label: string, value: string, scope?: string): Promise<void> {
+  const selector = await field(label, scope);
+  await page.$eval(selector, (element, text) => {
+    const proto = element instanceof HTMLTextAreaElement ? HTMLTextAreaElement.prototype : HTMLInputElement.prototype;
+    Object.getOwnPropertyDescriptor(proto, 'value')!.set!.call(element, text);
+    element.dispatchEvent(new Event('input', { bubbles: true }));
+  }, value);
+}
+
+async function click(name: string): Promise<void> {
+  const button = await page.waitForSelector(`::-p-aria(${name}[role="button"])`, { visible: true });
+  await button!.click();
+}
+
+async function addRecord(owner: string, type: string, data: Record<string, string>): Promise<void> {
+  await fill('Name', owner, 'form:has(button[type=submit])');
+  await page.select(await field('Type'), type);
+  for (const [name, value] of Object.entries(data)) await fill(name, value);
+  await click('Add record');
+}
+
+async function recordsOf(zoneId: number): Promise<Array<Record<string, unknown>>> {
+  return (await alice.get(`/zone/${zoneId}/records`)).body.zone_record;
+}
+
+describeInBrowser('the DNS console', () => {
+  let zoneId: number;
+
+  beforeAll(async () => {
+    if (!pagesBuilt(CONSOLE_DIR)) execFileSync('npx', ['vite', 'build', '--config', 'console/vite.config.mts'], { cwd: APP_DIR, stdio: 'inherit' });
+    dir = mkdtempSync(path.join(tmpdir(), 'kz-console-'));
+    pdns = await preparePowerDns(path.join(dir, 'pdns'));
+    await pdns.start();
+    server = await startTestServer({
+      kind: 'postgres',
+      publish: { enabled: true, pollSeconds: 0.2, timeoutSeconds: 5, maxRetrySeconds: 1, powerdns: { [NAMESERVER]: { url: pdns.apiUrl, apiKey: pdns.apiKey, serverId: 'localhost' } } },
+    });
+    server.deps.publisher?.start();
+    await server.seedUser({ group: 'Console', username: 'alice', isAdmin: true });
+    alice = await server.login('alice@Console');
+    expect((await alice.post('/nameserver', { name: NAMESERVER, address: '192.0.2.53', export: { type: 'powerdns' } })).status).toBe(201);
+    browser = await launchBrowser(browserPath as string);
+    page = await browser.newPage();
+    await page.setViewport({ width: 1280, height: 900 });
+    await page.setRequestInterception(true);
+    page.on('request', (request: HTTPRequest) => {
+      const own = request.url().startsWith(`${server.url}/`) || request.url().startsWith('data:');
+      if (!own) foreignRequests.push(request.url());
+      void (own ? request.continue() : request.abort());
+    });
+  }, 180_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.deps.publisher?.stop();
+    await server?.close();
+    await pdns?.stop();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('the page comes with a strict CSP and signs in with user@group and password', async () => {
+    const response = await page.goto(`${server.url}/`, { waitUntil: 'networkidle0' });
+    const csp = response!.headers()['content-security-policy'];
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).not.toContain('unsafe-inline');
+    await page.waitForSelector('::-p-aria(Sign in[role="button"])');
+    await audit('sign-in');
+    await screenshot('sign-in');
+    await fill('User', 'alice@Console');
+    await fill('Password', 'not the password');
+    await click('Sign in');
+    await waitForText('The user, group or password is not right.');
+    await fill('Password', PASSWORD);
+    await click('Sign in');
+    await page.waitForSelector('h1::-p-text(Zones)');
+    expect(await page.evaluate(() => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }))).toBe('{}{}');
+  });
+
+  test('creates a zone served by the PowerDNS nameserver', async () => {
+    await audit('zones');
+    await fill('Zone name', ZONE);
+    const box = await page.waitForSelector(`::-p-aria(${NAMESERVER}[role="checkbox"])`);
+    await box!.click();
+    await click('Create zone');
+    await page.waitForSelector(`h1::-p-text(${ZONE})`);
+    zoneId = Number(/#\/zones\/(\d+)/.exec(page.url())?.[1]);
+    expect((await alice.get(`/zone/${zoneId}`)).body.zone).toMatchObject({ zone: ZONE, nameservers: [expect.any(Number)] });
+    await audit('zone view');
+  });
+
+  test('adds A, MX and TXT records', async () => {
+    await addRecord('www', 'A', { address: '192.0.2.10' });
+    await waitForText('www A added.');
+    await addRecord('@', 'MX', { preference: '10', exchange: `mail.${ZONE}` });
+    await waitForText('@ MX added.');
+    await addRecord('@', 'TXT', { data: 'v=spf1 -all' });
+    await waitForText('@ TXT added.');
+    const records = await recordsOf(zoneId);
+    expect(records).toEqual(expect.arrayContaining([
+      expect.objectContaining({ owner: `www.${ZONE}`, type: 'A', address: '192.0.2.10' }),
+      expect.objectContaining({ owner: ZONE, type: 'MX', preference: 10, exchange: `mail.${ZONE}` }),
+      expect.objectContaining({ owner: ZONE, type: 'TXT' }),
+    ]));
+    await page.waitForSelector(`td::-p-text(mail.${ZONE})`);
+    await screenshot('zone');
+  });
+
+  test("the API's validation error shows at the field it concerns", async () => {
+    await addRecord('bad', 'A', { address: '192.0.2.300' });
+    const selector = await field('address');
+    await page.waitForSelector(`${selector}[aria-invalid="true"]`);
+    const described = await page.$eval(selector, (input) => {
+      const ids = (input.getAttribute('aria-describedby') ?? '').split(' ');
+      return ids.map((id: string) => document.getElementById(id)?.textContent ?? '').join(' ');
+    });
+    expect(described).toMatch(/IPv4/);
+    expect((await recordsOf(zoneId)).some((r) => r.owner === `bad.${ZONE}`)).toBe(false);
+    await audit('record error');
+    await screenshot('record-error');
+  });
+
+  test('the filter narrows the records at once', async () => {
+    await fill('Filter records', 'mx');
+    await waitForText('1 of 3 records match');
+    await fill('Filter records', '');
+    await waitForText('3 records');
+  });
+
+  test('an edit made inline is undone from the history', async () => {
+    await click(`Edit www A 192.0.2.10`);
+    await fill('address', '192.0.2.11', 'form[aria-label^="Edit www"]');
+    await click('Save');
+    await waitForText('Record saved.');
+    const www = () => recordsOf(zoneId).then((all) => all.find((r) => r.owner === `www.${ZONE}`));
+    expect((await www())?.address).toBe('192.0.2.11');
+    await (await page.waitForSelector('::-p-aria(History[role="tab"])'))!.click();
+    await page.waitForSelector('ins::-p-text(192.0.2.11)');
+    await audit('history');
+    await screenshot('history');
+    await click('Restore the version before');
+    await waitForText('to how it was before change');
+    expect((await www())?.address).toBe('192.0.2.10');
+    await (await page.waitForSelector('::-p-aria(SOA settings[role="tab"])'))!.click();
+    await audit('soa settings');
+    await (await page.waitForSelector('::-p-aria(DNSSEC[role="tab"])'))!.click();
+    await waitForText('DNSSEC is off');
+    await audit('dnssec');
+  });
+
+  test('a zone file with one bad line: the line is marked, fixed, previewed and imported', async () => {
+    const name = `imported-${Date.now().toString(36)}.example.`;
+    const lines = ['$TTL 3600', `@ SOA ${NAMESERVER} hostmaster.${name} 2026112601 86400 7200 1209600 3600`, `@ NS ${NAMESERVER}`, 'www A 192.0.2.10', 'mail A 192.0.2.300', '@ MX 10 mail'];
+    await page.goto(`${server.url}/#/import`);
+    await page.waitForSelector('h1::-p-text(Import a zone file)');
+    await fill('Zone name', name);
+    await fill('Zone file', lines.join('\n'));
+    await click('Preview');
+    const bad = await page.waitForSelector('li.dns-bad');
+    expect(await bad!.evaluate((li) => li.textContent)).toMatch(/^5mail A 192\.0\.2\.300.*192\.0\.2\.300/);
+    await audit('import errors');
+    await screenshot('import-errors');
+    lines[4] = 'mail A 192.0.2.30';
+    await fill('Zone file', lines.join('\n'));
+    await click('Preview');
+    await waitForText(`Importing creates the zone ${name}`);
+    expect((await alice.get(`/zone?zone=${name}`)).body.zone).toEqual([]);
+    await audit('import preview');
+    await screenshot('import-preview');
+    await click(`Import ${name}`);
+    await page.waitForSelector(`h1::-p-text(${name})`);
+    expect((await alice.get(`/zone?zone=${name}`)).body.zone).toHaveLength(1);
+  });
+
+  test("shows the PowerDNS nameserver's publishing state", async () => {
+    await page.goto(`${server.url}/#/nameservers`);
+    await page.waitForSelector('h1::-p-text(Nameservers and publishing)');
+    await eventually('the console to show the nameserver up to date', async () => {
+      await click('Refresh');
+      await page.waitForSelector(`[data-testid="status-${NAMESERVER}"]`);
+      const text = await page.$eval(`[data-testid="status-${NAMESERVER}"]`, (dl) => (dl as HTMLElement).innerText);
+      return /Up to date/.test(text) && !/Last success\s+never/.test(text);
+    }, 60_000);
+    const zones = await fetch(`${pdns.apiUrl}/api/v1/servers/localhost/zones`, { headers: { 'x-api-key': pdns.apiKey } }).then((r) => r.json() as Promise<Array<{ name: string }>>);
+    expect(zones.map((z) => z.name)).toContain(ZONE);
+    await audit('nameservers');
+    await screenshot('nameservers');
+  });
+
+  test('creates an API token shown once, which works until it is revoked', async () => {
+    await page.goto(`${server.url}/#/tokens`);
+    await page.waitForSelector('h1::-p-text(API tokens)');
+    await fill('Name', 'lego on web-1');
+    await fill('Record types', 'TXT');
+    await click('Create token');
+    const token = await (await page.waitForSelector('[data-testid="new-token"]'))!.evaluate((p) => p.textContent ?? '');
+    const apiCall = () => fetch(`${server.url}/api/v1/servers/localhost/zones`, { headers: { 'x-api-key': token } }).then((r) => r.status);
+    expect(await apiCall()).toBe(200);
+    await audit('tokens');
+    await screenshot('tokens');
+    await click('Revoke lego on web-1');
+    await click('Revoke token');
+    await waitForText('lego on web-1 was revoked.');
+    expect(await apiCall()).toBe(401);
+    expect(await page.evaluate(() => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }))).toBe('{}{}');
+  });
+
+  test('a session that ends brings the sign-in back over the screen, and what was typed is still there', async () => {
+    await page.goto(`${server.url}/#/zones`);
+    await page.waitForSelector('h1::-p-text(Zones)');
+    const kept = `kept-${Date.now().toString(36)}.example.`;
+    await fill('Zone name', kept);
+    const cookie = (await page.cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
+    expect((await fetch(`${server.url}/session`, { method: 'DELETE', headers: { cookie } })).status).toBe(200);
+    await click('Create zone');
+    await page.waitForSelector('dialog[open] ::-p-text(Sign in again)');
+    await audit('session ended');
+    await fill('User', 'alice@Console', 'dialog[open]');
+    await fill('Password', PASSWORD, 'dialog[open]');
+    await click('Sign in');
+    await page.waitForFunction(() => !document.querySelector('dialog[open]'));
+    expect(await page.$eval(await field('Zone name'), (input) => (input as HTMLInputElement).value)).toBe(kept);
+    await click('Create zone');
+    await page.waitForSelector(`h1::-p-text(${kept})`);
+  });
+
+  test('signs out: the sign-in is back and the old session cookie no longer works', async () => {
+    const cookie = (await page.cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
+    await click('Sign out');
+    await page.waitForSelector('::-p-aria(Sign in[role="button"])');
+    expect((await fetch(`${server.url}/zone`, { headers: { cookie } })).status).toBe(401);
+  });
+
+  test('a form on another site posting to the API is refused', async () => {
+    await page.goto(`${server.url}/`);
+    await page.waitForSelector('::-p-aria(Sign in[role="button"])');
+    await fill('User', 'alice@Console');
+    await fill('Password', PASSWORD);
+    await click('Sign in');
+    await page.waitForSelector('h1::-p-text(Zones)');
+    const target = `${server.url}/zone`;
+    const evil: Server = createServer((_req, res) => {
+      res.setHeader('content-type', 'text/html');
+      res.end(`<form method="post" action="${target}" enctype="text/plain"><input name='{"zone":"evil.example.","x":"' value='"}'></form><script>document.forms[0].submit()</script>`);
+    });
+    await new Promise<void>((resolve) => evil.listen(0, '127.0.0.1', resolve));
+    try {
+      // localhost and 127.0.0.1 are different sites to the browser.
+      const evilUrl = `http://localhost:${(evil.address() as AddressInfo).port}/`;
+      // Its own tab (same browser, same cookies): the console's tab keeps refusing requests to other origins.
+      const other = await browser.newPage();
+      await other.goto(evilUrl);
+      await other.waitForFunction((t) => location.href === t && document.body?.innerText.includes('statusCode'), { timeout: 30_000 }, target);
+      const body = await other.evaluate(() => document.body.innerText);
+      await other.close();
+      expect(JSON.parse(body)).toEqual({ statusCode: 403, error: 'Forbidden', message: 'A write from a page of another origin is refused (cross-site request)' });
+      expect((await alice.get('/zone?zone=evil.example.')).body.zone).toEqual([]);
+    } finally {
+      evil.closeAllConnections();
+      await new Promise<void>((resolve) => evil.close(() => resolve()));
+    }
+  });
+
+  test('no screen had a serious or critical accessibility violation, and no request left the origin', () => {
+    expect(violations).toEqual([]);
+    expect(foreignRequests).toEqual([]);
+  });
+});
