@@ -16,11 +16,12 @@ export const TYPE_FIELDS: Readonly<Record<string, readonly string[]>> = {
 
 export const NUMERIC_FIELDS = new Set(['preference', 'priority', 'weight', 'port', 'flags', 'key_tag', 'algorithm', 'digest_type', 'order', 'fptype', 'precedence', 'gateway_type', 'protocol', 'cert_type', 'pk_algorithm', 'certificate_usage', 'selector', 'matching_type']);
 
-const BASE = new Set(['id', 'zid', 'owner', 'type', 'ttl', 'description', 'deleted', 'last_modified']);
+// `strings` is TXT's read-only view of its character-strings (the API takes `data`).
+const BASE = new Set(['id', 'zid', 'owner', 'type', 'ttl', 'description', 'deleted', 'last_modified', 'strings']);
 
-/** The RDATA field names of a record, in the order the API gives them. */
+/** The RDATA field names of a record: in presentation order for the common types, else as the API gives them. */
 export function dataFields(record: ZoneRecord): string[] {
-  return Object.keys(record).filter((k) => !BASE.has(k));
+  return TYPE_FIELDS[record.type]?.filter((k) => k in record) ?? Object.keys(record).filter((k) => !BASE.has(k));
 }
 
 export function rdataText(record: ZoneRecord): string {
