@@ -112,11 +112,17 @@ function childZoneReason(child: ZoneRow, record: Written, glueNames: ReadonlySet
 }
 
 /**
- * A DNAME rewrites every name below its owner and occludes what the zone holds there, the delegation included
- * (RFC 6672 §2.3): above a child zone it would take the child's names wherever the parent is served without it.
+ * Whether the record hands every name below its owner elsewhere: a DNAME rewrites them (RFC 6672 §2.3), an NS below
+ * the apex delegates them; either way the zone's own data there, its delegation to a child zone included, is
+ * occluded. Above a child zone it would take the child's names wherever the parent is served without the child.
  */
-function dnameAboveChildReason(owner: string, child: ZoneRow): string {
-  return `a DNAME at ${owner} would redirect the names of the zone ${child.name}, which Keyzone holds of its own`;
+function cutsBelow(zoneName: string, record: Written): boolean {
+  return record.type === 'DNAME' || (record.type === 'NS' && record.owner !== zoneName);
+}
+
+function cutAboveChildReason(record: Written, child: ZoneRow): string {
+  const effect = record.type === 'DNAME' ? 'redirect' : 'delegate away';
+  return `a ${record.type} at ${record.owner} would ${effect} the names of the zone ${child.name}, which Keyzone holds of its own`;
 }
 
 /** The names the child zones' apex NS records give (their nameservers and apex NS records): their glue's names. */
@@ -143,9 +149,11 @@ function childHolding(children: readonly ZoneRow[], zone: string, owner: string)
  */
 export async function assertOutsideChildZones(trx: Db, zone: ZoneRow, records: readonly Written[], extraNs: readonly Written[] = []): Promise<void> {
   const redirects = [];
-  for (const record of records.filter((r) => r.type === 'DNAME')) {
+  for (const record of records.filter((r) => cutsBelow(zone.name, r))) {
+    // NS at a child zone's apex is its delegation (the names below are the child's business).
+    if (record.type === 'NS' && (await findLiveZonesNamed(trx, [record.owner])).some((c) => c.id !== zone.id)) continue;
     const below = (await findLiveZonesBelow(trx, record.owner)).filter((c) => c.id !== zone.id)[0];
-    if (below) redirects.push(fieldError('owner', 'child_zone', dnameAboveChildReason(record.owner, below)));
+    if (below) redirects.push(fieldError('owner', 'child_zone', cutAboveChildReason(record, below)));
   }
   if (redirects.length > 0) throw invalidInput('zone record', redirects);
   const names = [...new Set(records.flatMap((r) => namesBetween(zone.name, r.owner)))];
@@ -180,9 +188,9 @@ export async function childZoneGuard<R extends Written>(trx: Db, zoneName: strin
   return {
     check(record) {
       if (children.length === 0) return undefined;
-      if (record.type === 'DNAME') {
+      if (cutsBelow(zoneName, record) && !(record.type === 'NS' && children.some((c) => c.name === record.owner))) {
         const below = children.find((c) => c.name.endsWith(record.owner === '.' ? '.' : `.${record.owner}`));
-        if (below) return dnameAboveChildReason(record.owner, below);
+        if (below) return cutAboveChildReason(record, below);
       }
       const child = childHolding(children, zoneName, record.owner);
       if (!child) return undefined;
