@@ -109,10 +109,14 @@ async function query(ctx: Context): Promise<Answers> {
   // Keyzone is no resolver: a name in no zone it holds is REFUSED, recursion desired or not.
   const zone = await zoneHolding(deps.db, q.name);
   if (!zone) return [finish(ctx, encode(ctx, RCODE.REFUSED))];
-  if (q.type === 'SOA' && q.name === zone.name.replace(/\.$/, '')) {
+  if (q.type === 'SOA') {
     const snapshot = await zoneSnapshot(deps.db, zone.id);
     if (!snapshot) return [finish(ctx, encode(ctx, RCODE.REFUSED))];
-    return [finish(ctx, encode(ctx, RCODE.NOERROR, { flags: AA, answers: [soaRecord(zone.name, zone.ttl, snapshot.soa)] }))];
+    const soa = soaRecord(zone.name, zone.ttl, snapshot.soa);
+    // Below the apex: no answer, the zone's SOA in the authority section: how nsupdate, lego and others find the zone
+    // a name belongs to (NOERROR rather than NXDOMAIN: the name may be an empty non-terminal).
+    if (q.name !== zone.name.replace(/\.$/, '')) return [finish(ctx, encode(ctx, RCODE.NOERROR, { flags: AA, authorities: [{ ...soa, ttl: Math.min(zone.ttl, snapshot.soa.minimum) }] }))];
+    return [finish(ctx, encode(ctx, RCODE.NOERROR, { flags: AA, answers: [soa] }))];
   }
   if (q.type !== 'AXFR' && q.type !== 'IXFR') return [finish(ctx, encode(ctx, RCODE.REFUSED))];
   if (q.name !== zone.name.replace(/\.$/, '')) return [finish(ctx, encode(ctx, RCODE.NOTAUTH))];

@@ -100,6 +100,11 @@ describe('the DNS listener', () => {
     expect(udp).toMatch(/flags: qr aa;/);
     expect(udp).toMatch(new RegExp(`${nameOf(zone)}\\.\\s+\\d+\\s+IN\\s+SOA\\s+ns1\\.xfr\\.test\\.`));
     expect(await dig('+tcp', nameOf(zone), 'SOA')).toMatch(/status: NOERROR/);
+    // Below the apex: no answer, the zone's SOA as authority (how clients find the zone of a name).
+    const below = await dig(`_acme-challenge.www.${nameOf(zone)}`, 'SOA');
+    expect(below).toMatch(/status: NOERROR/);
+    expect(below).toMatch(/ANSWER: 0, AUTHORITY: 1/);
+    expect(below).toMatch(new RegExp(`AUTHORITY SECTION:\\n${nameOf(zone)}\\.\\s+\\d+\\s+IN\\s+SOA`));
     const signed = await dig('-y', yOf(transferKey), nameOf(zone), 'SOA');
     expect(signed).toMatch(/status: NOERROR/);
     expect(signed).toMatch(/xfr\.alice\.\s+0\s+ANY\s+TSIG\s+hmac-sha256\./);
