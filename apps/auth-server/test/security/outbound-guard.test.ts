@@ -18,6 +18,10 @@ describe('AddressPolicy', () => {
     ['::ffff:127.0.0.1', 'loopback'], ['::ffff:7f00:1', 'loopback'], ['::ffff:10.0.0.1', 'private network'], ['::ffff:a9fe:a9fe', 'link-local'],
     ['64:ff9b::a00:1', 'private network'], ['::10.0.0.1', 'private network'],
     ['255.255.255.255', 'broadcast'], ['240.0.0.1', 'reserved'],
+    // Other IPv6 forms that reach an IPv4 address: local-use NAT64 (RFC 8215), SIIT's IPv4-translated form
+    // (RFC 2765), 6to4 (RFC 3056); and the rest of the deprecated ::/96.
+    ['64:ff9b:1::a9fe:a9fe', 'reserved'], ['::ffff:0:7f00:1', 'reserved'], ['2002:a9fe:a9fe::1', 'link-local'],
+    ['2002:7f00:1::', 'loopback'], ['::2', 'reserved'],
   ])('refuses %s (%s)', (address, kind) => {
     expect(none.refusal(address)).toContain(kind);
   });

@@ -42,6 +42,8 @@ function embeddedIpv4(bytes: number[]): string | undefined {
   // ::a.b.c.d (deprecated "IPv4-compatible"); not ::1 or ::, whose first byte of the tail is 0.
   if (zeros(0, 12) && bytes[12] !== 0) return tail;
   if (bytes[0] === 0 && bytes[1] === 0x64 && bytes[2] === 0xff && bytes[3] === 0x9b && zeros(4, 12)) return tail;
+  // 6to4 (2002:AABB:CCDD::/48): a relay delivers it to the IPv4 address a.b.c.d.
+  if (bytes[0] === 0x20 && bytes[1] === 0x02) return bytes.slice(2, 6).join('.');
   return undefined;
 }
 
@@ -67,6 +69,11 @@ const REFUSED_V6: Array<[string, number, string]> = [
   ['ff00::', 8, 'multicast'],
   ['100::', 64, 'reserved'],
   ['2001:db8::', 32, 'reserved'],
+  // Forms that translate to any IPv4 address, an internal one included: the rest of the deprecated ::/96,
+  // SIIT's IPv4-translated addresses (RFC 2765) and local-use NAT64 (RFC 8215).
+  ['::', 96, 'reserved'],
+  ['::ffff:0:0:0', 96, 'reserved'],
+  ['64:ff9b:1::', 48, 'reserved'],
 ];
 
 /** Which addresses may be reached: everything public, and the allowed networks. */
