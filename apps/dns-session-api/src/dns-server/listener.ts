@@ -1,6 +1,6 @@
 // The DNS listener (issue 44; dns.yml, off by default): UDP and TCP on one address and port. Limits: UDP answers
 // per client address per second (a token bucket; over it the query is dropped, so Keyzone is a poor amplifier),
-// concurrent zone transfers (over it REFUSED), TCP connections and their idle time. Every message is handled
+// concurrent zone transfers (over it REFUSED), TCP connections (in all and per client address) and their idle time. Every message is handled
 // inside a catch: nothing received can take the process down.
 import dgram from 'node:dgram';
 import net from 'node:net';
@@ -11,6 +11,8 @@ import { handleUpdate } from './update';
 import type { UpdateHandler } from './update-hook';
 
 const MAX_TCP_CONNECTIONS = 200;
+/** One client cannot take every connection: the rest of the world still gets transfers and updates. */
+const MAX_TCP_PER_CLIENT = 20;
 const TCP_IDLE_MS = 30_000;
 const MAX_UDP_ANSWER = 512;
 
@@ -64,14 +66,22 @@ export async function startDnsListener(deps: ListenerDeps, update: UpdateHandler
   const portOf = (a: unknown) => (a && typeof a === 'object' && 'port' in a ? Number((a as { port: number }).port) : undefined);
   let tcp: net.Server | undefined;
   const sockets = new Set<net.Socket>();
+  const perClient = new Map<string, number>();
   if (dns.tcp) {
     tcp = net.createServer((socket) => {
-      if (sockets.size >= MAX_TCP_CONNECTIONS) return socket.destroy();
+      const address = socket.remoteAddress ?? '';
+      const fromClient = perClient.get(address) ?? 0;
+      if (sockets.size >= MAX_TCP_CONNECTIONS || fromClient >= MAX_TCP_PER_CLIENT) return socket.destroy();
       sockets.add(socket);
+      perClient.set(address, fromClient + 1);
       socket.setTimeout(TCP_IDLE_MS, () => socket.destroy());
       socket.on('error', () => socket.destroy());
-      socket.on('close', () => sockets.delete(socket));
-      const address = socket.remoteAddress ?? '';
+      socket.on('close', () => {
+        sockets.delete(socket);
+        const left = (perClient.get(address) ?? 1) - 1;
+        if (left > 0) perClient.set(address, left);
+        else perClient.delete(address);
+      });
       let pending = Buffer.alloc(0);
       let chain = Promise.resolve();
       socket.on('data', (chunk) => {

@@ -9,6 +9,7 @@ import { promisify } from 'node:util';
 import type { CookieClient } from '../helpers/client';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { addRecord, expectStatus, newNameserver, newZone, type Json } from '../zones/dns-client';
+import { eventually } from '../helpers/nameservers';
 import { startDnsListener, type DnsListener } from '../../src/dns-server/listener';
 
 const run = promisify(execFile);
@@ -217,5 +218,17 @@ describe('the DNS listener', () => {
     // Still answering, both ways.
     expect(await dig(nameOf(zone), 'SOA')).toMatch(/status: NOERROR/);
     expect(await dig('+tcp', nameOf(zone), 'SOA')).toMatch(/status: NOERROR/);
+  });
+
+  it('keeps one client to 20 TCP connections, and takes it again once they close', async () => {
+    const open = (): Promise<net.Socket> => new Promise((resolve, reject) => {
+      const c = net.connect(port, '127.0.0.1', () => resolve(c));
+      c.on('error', reject);
+    });
+    const held = await Promise.all(Array.from({ length: 20 }, open));
+    const extra = await open();
+    await new Promise<void>((resolve) => extra.on('close', () => resolve()));
+    for (const c of held) c.destroy();
+    await eventually('the connections to be counted closed', async () => (await dig('+tcp', nameOf(zone), 'SOA')).includes('status: NOERROR'));
   });
 });
