@@ -18,6 +18,7 @@ export const AUTH_MIGRATIONS = [
   '202611290100_custom_oauth_providers',
   '202611300100_web3_nonces',
   '202611300200_mfa_recovery_codes',
+  '202612010100_admin_console_filters',
 ];
 
 export const AUTH_TABLES = [
