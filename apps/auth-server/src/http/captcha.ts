@@ -30,7 +30,8 @@ async function isAdminToken(deps: Deps, token: string | undefined): Promise<bool
   if (!token) return false;
   try {
     const claims = await deps.jwt.verify(token, { now: deps.clock.now() });
-    return typeof claims.role === 'string' && deps.config.jwt.adminRoles.includes(claims.role);
+    // A token naming an OAuth client (Keyzone's authorization server) carries its user's role, not an admin's rights.
+    return claims.client_id === undefined && typeof claims.role === 'string' && deps.config.jwt.adminRoles.includes(claims.role);
   } catch {
     return false;
   }

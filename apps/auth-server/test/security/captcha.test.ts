@@ -93,3 +93,12 @@ it('a provider that does not answer within SECURITY_CAPTCHA_TIMEOUT is a refusal
   expect(res.status).toBe(400);
   expect(res.body.msg).toBe('captcha protection: request disallowed (turnstile did not answer: timeout)');
 });
+
+it("an OAuth client's token skips nothing, its user's admin role notwithstanding (it was granted scopes, not the admin's rights)", async () => {
+  const clientToken = await server.deps.jwt.sign(
+    { role: 'service_role', sub: 'admin', client_id: '6f1d2a4e-3b7c-4d5e-9f80-112233445566', scope: 'openid' },
+    { expiresInSeconds: 60, now: server.clock.now() },
+  );
+  const res = await post('/signup', { email: uniqueEmail('by-client'), password: 'captcha-pass-5' }, clientToken);
+  expect([res.status, res.body.error_code]).toEqual([400, 'captcha_failed']);
+});
