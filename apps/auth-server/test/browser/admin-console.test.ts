@@ -16,6 +16,7 @@ import { startOidcProvider, type OidcProvider } from '../helpers/oidc-provider';
 import { startSamlIdp, type SamlIdp } from '../helpers/saml-idp';
 import { startTestServer, TEST_JWT_SECRET, type TestServer } from '../helpers/server';
 import { createTestCa } from '../helpers/test-ca';
+import { signingKeys } from '../oauth-server/helpers';
 import { authenticatorCode } from '../helpers/totp';
 
 jest.setTimeout(240_000);
@@ -105,7 +106,7 @@ beforeAll(async () => {
     startTestServer({
       env: {
         JWT_ADMIN_ROLES: 'service_role,supabase_admin,console_admin', SAML_ENABLED: 'true', SAML_PRIVATE_KEY: samlKey,
-        OUTBOUND_ALLOWED_NETWORKS: '127.0.0.1/32', MAILER_AUTOCONFIRM: 'true',
+        OUTBOUND_ALLOWED_NETWORKS: '127.0.0.1/32', MAILER_AUTOCONFIRM: 'true', OAUTH_SERVER_ENABLED: 'true', JWT_KEYS: signingKeys(),
       },
       configure: (deps) => ({ ...deps, outboundHttpsAgent: new https.Agent({ ca: ca.caPem }) }),
     }),
@@ -265,7 +266,7 @@ describeInBrowser('the admin console', () => {
     }
   });
 
-  it('shows the audit log with filters, the settings with secrets masked, and says when the OAuth server is off', async () => {
+  it('shows the audit log with filters, the settings with secrets masked, an OAuth client\'s secret once; phone-sized and dark', async () => {
     const page = await freshPage();
     try {
       await signIn(page, admin.email, admin.password);
@@ -296,8 +297,29 @@ describeInBrowser('the admin console', () => {
       await expectAccessible(page, 'settings');
 
       await (await page.waitForSelector('nav a::-p-text(OAuth clients)'))!.click();
-      await page.waitForSelector('::-p-text(The OAuth server is off)');
+      await page.waitForSelector('::-p-text(No client yet.)');
+      await fill(page, await fieldId(page, 'Name'), 'Photo Prints');
+      await fill(page, await fieldId(page, 'Redirect URIs'), 'https://prints.example.com/callback');
+      await clickButton(page, 'Register client');
+      await page.waitForSelector('::-p-text(It is shown only now)');
+      const secret = await page.$eval('.kz-alert .kz-mono', (el) => el.textContent ?? '');
+      expect(secret.length).toBeGreaterThan(20);
+      await page.waitForSelector('td::-p-text(Photo Prints)');
       await expectAccessible(page, 'oauth clients');
+      await screenshot(page, 'oauth-clients');
+      // Shown once: the list never carries it, and after a reload it is gone.
+      await page.reload();
+      await page.waitForSelector('td::-p-text(Photo Prints)');
+      expect(await page.evaluate(() => document.body.textContent)).not.toContain(secret);
+
+      // A phone-sized screen in the dark scheme: no sideways scroll, and the same accessibility scan.
+      await page.setViewport({ width: 375, height: 720 });
+      await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: 'dark' }]);
+      await (await page.waitForSelector('nav a::-p-text(Users)'))!.click();
+      await page.waitForSelector('table tbody tr a');
+      expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+      await expectAccessible(page, 'users, phone, dark');
+      await screenshot(page, 'users-phone-dark');
     } finally {
       await page.close();
     }
