@@ -14,6 +14,7 @@ import { chromiumPath, launchBrowser, seriousAccessibilityViolations } from '@ke
 import { call } from '../helpers/http';
 import { startOidcProvider, type OidcProvider } from '../helpers/oidc-provider';
 import { startSamlIdp, type SamlIdp } from '../helpers/saml-idp';
+import { startEmailTestServer, type EmailTestServer } from '../helpers/email-server';
 import { startTestServer, TEST_JWT_SECRET, type TestServer } from '../helpers/server';
 import { createTestCa } from '../helpers/test-ca';
 import { signingKeys } from '../oauth-server/helpers';
@@ -27,7 +28,7 @@ const ROOT = path.join(__dirname, '..', '..');
 const SCREENSHOTS = path.join(ROOT, '..', '..', 'docs', 'screenshots');
 const INJECTION = '<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>';
 
-let server: TestServer;
+let server: EmailTestServer;
 let off: TestServer;
 let browser: Browser;
 let idp: OidcProvider;
@@ -103,7 +104,7 @@ beforeAll(async () => {
   const samlKey = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ format: 'pem', type: 'pkcs1' }) as string;
   [idp, saml] = await Promise.all([startOidcProvider({ tls: leaf }), startSamlIdp()]);
   [server, off] = await Promise.all([
-    startTestServer({
+    startEmailTestServer({
       env: {
         JWT_ADMIN_ROLES: 'service_role,supabase_admin,console_admin', SAML_ENABLED: 'true', SAML_PRIVATE_KEY: samlKey,
         OUTBOUND_ALLOWED_NETWORKS: '127.0.0.1/32', MAILER_AUTOCONFIRM: 'true', OAUTH_SERVER_ENABLED: 'true', JWT_KEYS: signingKeys(),
@@ -320,6 +321,54 @@ describeInBrowser('the admin console', () => {
       expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
       await expectAccessible(page, 'users, phone, dark');
       await screenshot(page, 'users-phone-dark');
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('creates a user, generates a link for them, invites another, deletes the first', async () => {
+    const page = await freshPage();
+    try {
+      await signIn(page, admin.email, admin.password);
+      await page.waitForSelector('label::-p-text(Authentication code)');
+      await fill(page, await fieldId(page, 'Authentication code'), await totpCode());
+      await clickButton(page, 'Verify');
+      await page.waitForSelector('::-p-aria(Users[role="heading"])');
+
+      await fill(page, await fieldId(page, 'E-mail'), 'created@console.test');
+      await fill(page, await fieldId(page, 'Password'), 'created-password-1');
+      await clickButton(page, 'Create user');
+      await page.waitForSelector('::-p-text(User created@console.test was created.)');
+      await page.select(await fieldId(page, 'How'), 'invite');
+      await fill(page, await fieldId(page, 'E-mail'), 'invited@console.test');
+      await clickButton(page, 'Send invitation');
+      const invitation = server.smtp.nextMessageTo('invited@console.test', 60_000);
+      await page.waitForSelector('::-p-text(An invitation was sent to invited@console.test.)');
+      expect((await invitation).subject).toMatch(/invite/i);
+
+      await fill(page, await fieldId(page, 'E-mail, name, phone or user id'), 'created@console');
+      await clickButton(page, 'Search');
+      await page.waitForFunction(() => document.querySelectorAll('table tbody tr').length === 1);
+      await (await page.waitForSelector('a::-p-text(created@console.test)'))!.click();
+      await page.waitForSelector('h1::-p-text(created@console.test)');
+      await clickButton(page, 'Generate link');
+      await page.waitForSelector('::-p-text(A link was generated)');
+      expect(await page.$eval('p.kz-mono', (el) => el.textContent ?? '')).toMatch(/^http.*\/verify\?token=/);
+      await clickButton(page, 'Delete user');
+      await page.waitForSelector('dialog[open]');
+      await (await page.waitForSelector('dialog[open] ::-p-aria(Delete user[role="button"])'))!.click();
+      await page.waitForSelector('::-p-aria(Users[role="heading"])');
+      const left = await serviceCall('GET', '/admin/users?limit=10&filter=created%40console');
+      expect(left.users).toEqual([]);
+
+      // An unconfirmed address gets its confirmation mail again.
+      const unconfirmed = await serviceCall('POST', '/admin/users', { email: 'unconfirmed@console.test', password: 'unconfirmed-password-1' });
+      await page.goto(`${server.url}/admin/console/users/${unconfirmed.id}`);
+      await page.waitForSelector('h1::-p-text(unconfirmed@console.test)');
+      const confirmation = server.smtp.nextMessageTo('unconfirmed@console.test', 60_000);
+      await clickButton(page, 'Resend confirmation');
+      await page.waitForSelector('::-p-text(The confirmation was sent again.)');
+      expect((await confirmation).subject).toMatch(/confirm/i);
     } finally {
       await page.close();
     }
