@@ -247,6 +247,12 @@ describeInBrowser('the admin console', () => {
       const providers = (await serviceCall('GET', '/admin/sso/providers')).items;
       expect(providers).toHaveLength(1);
       expect(providers[0].domains.map((d: { domain: string }) => d.domain)).toEqual(['acme.test']);
+      // A test sign-in: the identity provider's address with a signed AuthnRequest, to open in a new tab.
+      await clickButton(page, `Test sign-in with ${saml.entityId}`);
+      const testLink = await page.waitForSelector(`a::-p-text(Open the sign-in of ${saml.entityId})`);
+      const href = await testLink!.evaluate((a) => (a as HTMLAnchorElement).href);
+      expect(href.startsWith(saml.url)).toBe(true);
+      expect(saml.readRequest(href).acsUrl).toMatch(/\/sso\/saml\/acs$/);
 
       await (await page.waitForSelector('nav a::-p-text(Custom providers)'))!.click();
       await page.waitForSelector('::-p-text(No custom provider yet.)');

@@ -27,15 +27,16 @@ export function SamlScreen(props: { api: Api }) {
         <div className="kz-table-wrap">
           <table className="kz-table">
             <caption>SAML identity providers</caption>
-            <thead><tr><th scope="col">Entity ID</th><th scope="col">Domains</th><th scope="col">Metadata URL</th><th scope="col">Added</th></tr></thead>
+            <thead><tr><th scope="col">Entity ID</th><th scope="col">Domains</th><th scope="col">Metadata URL</th><th scope="col">Added</th><th scope="col">Test</th></tr></thead>
             <tbody>
-              {providers.length === 0 && <tr><td colSpan={4}>No SAML provider yet.</td></tr>}
+              {providers.length === 0 && <tr><td colSpan={5}>No SAML provider yet.</td></tr>}
               {providers.map((p) => (
                 <tr key={p.id}>
                   <td>{p.saml?.entity_id ?? p.id}</td>
                   <td>{(p.domains ?? []).map((d) => d.domain).join(', ')}</td>
                   <td>{p.saml?.metadata_url ?? '—'}</td>
                   <td>{formatDate(p.created_at)}</td>
+                  <td><TestSignIn api={api} provider={p} /></td>
                 </tr>
               ))}
             </tbody>
@@ -44,6 +45,25 @@ export function SamlScreen(props: { api: Api }) {
       )}
       <AddSamlProvider api={api} onAdded={load} />
     </div>
+  );
+}
+
+/**
+ * A test sign-in: the identity provider's sign-in address for this provider (POST /sso), opened in a new tab. The
+ * result lands where any SSO sign-in does (SITE_URL), in that tab; this console's session is not touched.
+ */
+function TestSignIn(props: { api: Api; provider: SamlProvider }) {
+  const [url, setUrl] = useState<string | undefined>();
+  const [error, setError] = useState<Error | undefined>();
+  const name = props.provider.saml?.entity_id ?? props.provider.id;
+  if (url) return <a href={url} target="_blank" rel="noopener noreferrer">Open the sign-in of {name}</a>;
+  return (
+    <>
+      <Button variant="secondary" onClick={() => {
+        props.api<{ url: string }>('/sso', { body: { provider_id: props.provider.id, skip_http_redirect: true } }).then((r) => setUrl(r.url), setError);
+      }}>Test sign-in<span className="kz-visually-hidden"> with {name}</span></Button>
+      {error && <span className="kz-field-error">{error.message}</span>}
+    </>
   );
 }
 
