@@ -16,7 +16,7 @@ export const CONSOLE_DIR = path.resolve(__dirname, '..', '..', 'dist', 'console'
 
 export function adminConsole(deps: Pick<Deps, 'config'>, dir: string = CONSOLE_DIR): Router {
   const router = express.Router();
-  router.get('/settings', (_req, res) => {
+  router.get('/settings.json', (_req, res) => {
     res.setHeader('cache-control', 'no-store');
     res.json({ require_aal2: deps.config.console.requireAal2 });
   });

@@ -302,6 +302,9 @@ describeInBrowser('the admin console', () => {
       expect(text).toContain('********');
       await screenshot(page, 'settings');
       await expectAccessible(page, 'settings');
+      // Every screen has its own address: a reload shows the same screen.
+      await page.reload();
+      await page.waitForSelector('h2::-p-text(jwt)');
 
       await (await page.waitForSelector('nav a::-p-text(OAuth clients)'))!.click();
       await page.waitForSelector('::-p-text(No client yet.)');

@@ -31,7 +31,7 @@ export interface ConsoleSettings {
   require_aal2: boolean;
 }
 
-export const consoleSettings = () => requestJson<ConsoleSettings>('/admin/console/settings');
+export const consoleSettings = () => requestJson<ConsoleSettings>('/admin/console/settings.json');
 
 export const signInWithPassword = (email: string, password: string) =>
   requestJson<Tokens>('/token?grant_type=password', { body: { email, password } });
