@@ -403,6 +403,28 @@ describeInBrowser('the admin console', () => {
     }
   });
 
+  it('shows an e-mail address made of markup characters as text', async () => {
+    // The address rules allow ' & { } = / ` | ~ but not < or ": what remains is shown exactly as typed.
+    const email = "o'neil&{x}=`y`|~@console.test";
+    const user = await serviceCall('POST', '/admin/users', { email, email_confirm: true, user_metadata: { bio: '</textarea><script>window.__pwned=3</script>' } });
+    const page = await freshPage();
+    try {
+      await signIn(page, admin.email, admin.password);
+      await page.waitForSelector('label::-p-text(Authentication code)');
+      await fill(page, await fieldId(page, 'Authentication code'), await totpCode());
+      await clickButton(page, 'Verify');
+      await page.waitForSelector('::-p-aria(Users[role="heading"])');
+      await page.goto(`${server.url}/admin/console/users/${user.id}`);
+      await page.waitForSelector('h1');
+      await page.waitForFunction((expected) => document.querySelector('h1')?.textContent === expected, {}, email);
+      expect(await page.$eval(await fieldId(page, 'user_metadata'), (el) => (el as HTMLTextAreaElement).value)).toContain('</textarea><script>');
+      expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+      expect(await page.$$('script:not([src])')).toHaveLength(0);
+    } finally {
+      await page.close();
+    }
+  });
+
   it('refuses a user without an admin role', async () => {
     await serviceCall('POST', '/admin/users', { email: 'plain@console.test', password: 'plain-password-1', email_confirm: true });
     const page = await freshPage();
