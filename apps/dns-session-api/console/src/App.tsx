@@ -9,12 +9,16 @@ import { ZoneView } from './ZoneView';
 import { Tokens } from './Tokens';
 import { ImportZone } from './ImportZone';
 import { Nameservers } from './Nameservers';
+import { Groups } from './Groups';
+import { Profile } from './Profile';
 
 const NAV = [
   { href: '#/zones', label: 'Zones', prefix: '/zones' },
+  { href: '#/groups', label: 'Groups', prefix: '/groups' },
   { href: '#/import', label: 'Import', prefix: '/import' },
   { href: '#/nameservers', label: 'Nameservers', prefix: '/nameservers' },
   { href: '#/tokens', label: 'API tokens', prefix: '/tokens' },
+  { href: '#/profile', label: 'Profile', prefix: '/profile' },
 ];
 
 export function App() {
@@ -68,12 +72,16 @@ export function App() {
         <ZoneView key={zoneMatch[1]} zoneId={Number(zoneMatch[1])} />
       ) : route.startsWith('/import') ? (
         <ImportZone />
+      ) : route.startsWith('/groups') ? (
+        <Groups groupId={login.group.id} />
+      ) : route.startsWith('/profile') ? (
+        <Profile userId={login.user.id} />
       ) : route.startsWith('/nameservers') ? (
         <Nameservers />
       ) : route.startsWith('/tokens') ? (
         <Tokens userId={login.user.id} />
       ) : (
-        <Zones />
+        <Zones key={route} gid={Number(new URLSearchParams(route.split('?')[1] ?? '').get('gid')) || undefined} />
       )}
       <SessionEnded open={expired} onSignedIn={(next) => { setLogin(next); setExpired(false); }} />
     </Shell>

@@ -7,7 +7,7 @@ import { navigate } from './router';
 
 const PAGE = 50;
 
-export function Zones() {
+export function Zones(props: { gid?: number }) {
   const [search, setSearch] = useState('');
   const [applied, setApplied] = useState('');
   const [sortBy, setSortBy] = useState('zone');
@@ -29,11 +29,11 @@ export function Zones() {
   useEffect(() => {
     const controller = new AbortController();
     api<{ zone: Zone[]; meta: { pagination: Pagination } }>(
-      `zone?${query({ search: applied, sort_by: sortBy, sort_dir: sortDir, deleted: deleted || undefined, limit: PAGE, offset })}`,
+      `zone?${query({ gid: props.gid, search: applied, sort_by: sortBy, sort_dir: sortDir, deleted: deleted || undefined, limit: PAGE, offset })}`,
       { signal: controller.signal },
     ).then((result) => { setPage(result); setError(undefined); }, (err: Error) => err.name !== 'AbortError' && setError(err));
     return () => controller.abort();
-  }, [applied, sortBy, sortDir, deleted, offset, reload]);
+  }, [props.gid, applied, sortBy, sortDir, deleted, offset, reload]);
 
   async function remove(zone: Zone) {
     try {
@@ -61,6 +61,7 @@ export function Zones() {
   return (
     <div className="kz-stack">
       <h1>Zones</h1>
+      {props.gid !== undefined && <p className="kz-row">The zones of group {props.gid}. <a href="#/zones">Your group's zones</a></p>}
       {notice && <Alert kind="success">{notice}</Alert>}
       <ErrorSummary error={error} />
       <div className="dns-toolbar">
@@ -108,7 +109,7 @@ export function Zones() {
           <Button variant="secondary" disabled={offset + PAGE >= pagination.filtered} onClick={() => setOffset(offset + PAGE)}>Next</Button>
         </nav>
       )}
-      <CreateZone onCreated={(zone) => navigate(`/zones/${zone.id}`)} />
+      <CreateZone gid={props.gid} onCreated={(zone) => navigate(`/zones/${zone.id}`)} />
       <ConfirmDialog open={confirm !== undefined} title={`Delete ${confirm?.zone ?? ''}?`} confirmLabel="Delete zone" danger
         onConfirm={() => confirm && void remove(confirm)} onCancel={() => setConfirm(undefined)}>
         <p>The zone stops being published. It can be restored afterwards.</p>
@@ -117,7 +118,7 @@ export function Zones() {
   );
 }
 
-function CreateZone(props: { onCreated(zone: Zone): void }) {
+function CreateZone(props: { gid?: number; onCreated(zone: Zone): void }) {
   const [nameservers, setNameservers] = useState<Nameserver[]>([]);
   const [form, setForm] = useState({ zone: '', description: '', ttl: '3600', minimum: '3600', mailaddr: '' });
   const [chosen, setChosen] = useState<number[]>([]);
@@ -135,7 +136,10 @@ function CreateZone(props: { onCreated(zone: Zone): void }) {
     setBusy(true);
     setError(undefined);
     try {
-      const body: Record<string, unknown> = { zone: form.zone.trim(), nameservers: chosen, dnssec };
+      const body: Record<string, unknown> = { zone: form.zone.trim(), nameservers: chosen };
+      // Unticked, the zone takes its group's dnssec_default.
+      if (dnssec) body.dnssec = true;
+      if (props.gid !== undefined) body.gid = props.gid;
       if (form.description) body.description = form.description;
       if (form.mailaddr) body.mailaddr = form.mailaddr;
       if (form.ttl) body.ttl = Number(form.ttl);
@@ -171,7 +175,7 @@ function CreateZone(props: { onCreated(zone: Zone): void }) {
             </label>
           ))}
         </fieldset>
-        <label className="kz-row"><input type="checkbox" checked={dnssec} onChange={(e) => setDnssec(e.target.checked)} /> Sign with DNSSEC</label>
+        <label className="kz-row"><input type="checkbox" checked={dnssec} onChange={(e) => setDnssec(e.target.checked)} /> Sign with DNSSEC (unticked: as the group's default)</label>
         <Button type="submit" busy={busy}>Create zone</Button>
       </form>
     </Card>

@@ -251,6 +251,36 @@ describeInBrowser('the DNS console', () => {
     await screenshot('nameservers');
   });
 
+  test('the group tree shows each group with its zone count, and searches it', async () => {
+    const { groupId } = await server.seedSubgroupUser({ parentId: (await alice.get('/session')).body.group.id, group: 'Branch office', username: 'bob' });
+    await page.goto(`${server.url}/#/groups`);
+    await page.waitForSelector('h1::-p-text(Groups)');
+    await page.waitForFunction(() => /Console\s*2 zones/.test(document.body.innerText) && /Branch office\s*0 zones/.test(document.body.innerText));
+    await audit('groups');
+    await screenshot('groups');
+    await fill('Search groups', 'branch');
+    await page.waitForFunction(() => document.querySelectorAll('nav[aria-label="Group tree"] a').length === 2);
+    await (await page.waitForSelector('a::-p-text(Branch office)'))!.click();
+    await waitForText(`The zones of group ${groupId}.`);
+    await waitForText('No zones found.');
+  });
+
+  test('the own profile and password: a mismatch shows at its field, a change is saved', async () => {
+    await page.goto(`${server.url}/#/profile`);
+    await page.waitForSelector('h1::-p-text(Your profile: alice)');
+    await fill('First name', 'Alicia');
+    await click('Save profile');
+    await waitForText('Your profile was saved.');
+    const me = (await alice.get('/session')).body.user;
+    expect((await alice.get(`/user/${me.id}`)).body.user.first_name).toBe('Alicia');
+    await fill('New password', 'An0ther#Decent-Passw0rd');
+    await fill('New password again', 'something else');
+    await click('Change password');
+    await page.waitForSelector(`${await field('New password again')}[aria-invalid="true"]`);
+    await audit('profile');
+    await screenshot('profile');
+  });
+
   test('creates an API token shown once, which works until it is revoked', async () => {
     await page.goto(`${server.url}/#/tokens`);
     await page.waitForSelector('h1::-p-text(API tokens)');
