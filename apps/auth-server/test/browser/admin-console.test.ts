@@ -160,6 +160,16 @@ describeInBrowser('the admin console', () => {
       expect(await page.evaluate(() => document.cookie)).toBe('');
       await page.reload();
       await page.waitForSelector('table tbody tr a');
+      // Keyset pages: Next follows the cursor, Previous comes back to the same rows.
+      const firstRows = await page.$$eval('table tbody tr a', (links) => links.map((a) => a.textContent));
+      await clickButton(page, 'Next');
+      await page.waitForSelector('caption::-p-text(page 2)');
+      await page.waitForFunction((first) => document.querySelector('table tbody tr a')?.textContent !== first, {}, firstRows[0]);
+      const secondRows = await page.$$eval('table tbody tr a', (links) => links.map((a) => a.textContent));
+      expect(secondRows).toHaveLength(25);
+      expect(secondRows.filter((r) => firstRows.includes(r))).toEqual([]);
+      await clickButton(page, 'Previous');
+      await page.waitForFunction((first) => document.querySelector('table tbody tr a')?.textContent === first, {}, firstRows[0]);
       await screenshot(page, 'users');
       await expectAccessible(page, 'users');
 
@@ -203,6 +213,12 @@ describeInBrowser('the admin console', () => {
       expect((await serviceCall('GET', `/admin/users/${target.id}`)).user_metadata).toEqual({ plan: 'pro', note: INJECTION });
 
       // Remove the factor, through the confirm dialog.
+      await clickButton(page, 'Remove Old phone');
+      await page.waitForSelector('dialog[open]');
+      // Escape cancels; nothing is removed.
+      await page.keyboard.press('Escape');
+      await page.waitForFunction(() => !document.querySelector('dialog[open]'));
+      expect(await serviceCall('GET', `/admin/users/${target.id}/factors`)).toHaveLength(1);
       await clickButton(page, 'Remove Old phone');
       await page.waitForSelector('dialog[open]');
       await expectAccessible(page, 'confirm dialog');
@@ -439,10 +455,19 @@ describeInBrowser('the admin console', () => {
     }
   });
 
-  it('asks an admin at AAL1 for the second factor before any screen', async () => {
+  it('asks an admin at AAL1 for the second factor before any screen (signing in with the keyboard alone)', async () => {
     const page = await freshPage();
     try {
-      await signIn(page, admin.email, admin.password);
+      await page.goto(`${server.url}/admin/console/`);
+      await page.waitForSelector('label::-p-text(E-mail)');
+      // Tab from the skip link to the e-mail field, type, Tab, type, Enter.
+      await page.keyboard.press('Tab');
+      await page.keyboard.press('Tab');
+      expect(await page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.type)).toBe('email');
+      await page.keyboard.type(admin.email);
+      await page.keyboard.press('Tab');
+      await page.keyboard.type(admin.password);
+      await page.keyboard.press('Enter');
       await page.waitForSelector('::-p-text(The admin console needs your second factor)');
       expect(await page.$('table')).toBeNull();
       await fill(page, await fieldId(page, 'Authentication code'), '000000');
