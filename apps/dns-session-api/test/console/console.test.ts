@@ -212,6 +212,24 @@ describeInBrowser('the DNS console', () => {
     await audit('dnssec');
   });
 
+  test('the zone view on a phone-sized screen in the dark scheme', async () => {
+    await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: 'dark' }]);
+    await page.setViewport({ width: 390, height: 844 });
+    try {
+      await page.goto(`${server.url}/#/zones/${zoneId}`);
+      await page.waitForSelector(`h1::-p-text(${ZONE})`);
+      const wider = await page.evaluate(() => Array.from(document.querySelectorAll('body *'))
+        .filter((e) => e.getBoundingClientRect().right > window.innerWidth + 1 && !e.closest('.kz-table-wrap'))
+        .map((e) => `${e.tagName}.${e.className}`));
+      expect(wider).toEqual([]);
+      await audit('zone view, phone, dark');
+      await screenshot('zone-phone-dark');
+    } finally {
+      await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: 'light' }]);
+      await page.setViewport({ width: 1280, height: 900 });
+    }
+  });
+
   test('a zone file with one bad line: the line is marked, fixed, previewed and imported', async () => {
     const name = `imported-${Date.now().toString(36)}.example.`;
     const lines = ['$TTL 3600', `@ SOA ${NAMESERVER} hostmaster.${name} 2026112601 86400 7200 1209600 3600`, `@ NS ${NAMESERVER}`, 'www A 192.0.2.10', 'mail A 192.0.2.300', '@ MX 10 mail'];
