@@ -99,7 +99,8 @@ export function requireUser(deps: Pick<Deps, 'jwt' | 'clock' | 'db'>, options: {
 /**
  * Admin: role claim in JWT_ADMIN_ROLES; sub need not be a user. A named session must still exist.
  * Like GoTrue, a service token without exp is accepted when its signature verifies (service_role
- * keys are often minted that way); AUTH_JWT_REQUIRE_EXP=true refuses them.
+ * keys are often minted that way); AUTH_JWT_REQUIRE_EXP=true refuses them. Stricter than GoTrue: a user's session
+ * token with an admin role needs AAL2 while AUTH_CONSOLE_REQUIRE_AAL2 is on (the default).
  */
 export function requireAdmin(deps: Pick<Deps, 'jwt' | 'clock' | 'db' | 'config'>): RequestHandler {
   return async (req, _res, next) => {
@@ -115,6 +116,12 @@ export function requireAdmin(deps: Pick<Deps, 'jwt' | 'clock' | 'db' | 'config'>
     // An administrator who consents to a client gives it scopes, not the admin API (the token carries their role).
     if (session?.oauth_client_id) {
       throw new ApiError(403, ErrorCode.bad_jwt, 'This token was issued to an OAuth client: it is not accepted here');
+    }
+    // A signed-in administrator (a session's token, not a service key) needs their second factor while
+    // AUTH_CONSOLE_REQUIRE_AAL2 is on (issue 43), so a stolen password alone is not the admin API, from the console
+    // or from curl. The session row is the authority: a token minted before a factor was removed still says aal2.
+    if (session && deps.config.console.requireAal2 && session.aal !== 'aal2') {
+      throw new ApiError(403, ErrorCode.insufficient_aal, 'A signed-in administrator needs a second factor (AAL2) for the admin API');
     }
     req.caller = { claims, token, session };
     next();

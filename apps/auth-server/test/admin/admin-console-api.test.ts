@@ -4,6 +4,7 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { call } from '../helpers/http';
 import { startTestServer, type TestServer } from '../helpers/server';
+import { authenticatorCode } from '../helpers/totp';
 import { adminCall } from './admin-helpers';
 
 jest.setTimeout(60_000);
@@ -69,7 +70,17 @@ describe('an admin user, their sign-out-everywhere and the audit filters', () =>
     const memberId = member.user.id;
     expect((await call(plain.url, 'GET', '/user', { token: member.access_token })).status).toBe(200);
 
-    const out = await call(plain.url, 'POST', `/admin/users/${memberId}/logout`, { token: adminSession.access_token });
+    // The admin's password alone is not the admin API (AUTH_CONSOLE_REQUIRE_AAL2, on by default): their second
+    // factor first. A service key (no session) is not concerned.
+    const atAal1 = await call(plain.url, 'POST', `/admin/users/${memberId}/logout`, { token: adminSession.access_token });
+    expect([atAal1.status, atAal1.body.error_code]).toEqual([403, 'insufficient_aal']);
+    const factor = (await call(plain.url, 'POST', '/factors', { token: adminSession.access_token, body: { factor_type: 'totp' } })).body;
+    const challenge = (await call(plain.url, 'POST', `/factors/${factor.id}/challenge`, { token: adminSession.access_token })).body.id;
+    const stepped = await call(plain.url, 'POST', `/factors/${factor.id}/verify`, {
+      token: adminSession.access_token, body: { challenge_id: challenge, code: authenticatorCode(factor.totp.secret, plain.clock.now()) },
+    });
+    expect(stepped.status).toBe(200);
+    const out = await call(plain.url, 'POST', `/admin/users/${memberId}/logout`, { token: stepped.body.access_token });
     expect(out.status).toBe(200);
     expect(out.body).toEqual({ sessions_ended: 1 });
     // The access token already issued stops working at once, and so does the refresh token.

@@ -67,7 +67,12 @@ export function App() {
     if (!checkingToken) return;
     api('/admin/users?limit=1').then(
       () => setPhase({ kind: 'admitted', token: checkingToken }),
-      (cause: Error) => refuse(cause instanceof ApiError && cause.status === 403 ? 'This account may not use the admin console: its role is not an admin role.' : cause.message),
+      (cause: Error) => {
+        // The server's word on AAL wins over the token's claim (a factor removed since it was minted).
+        const user = sessionUser();
+        if (cause instanceof ApiError && cause.code === 'insufficient_aal' && user) setPhase({ kind: 'step-up', pending: { access_token: checkingToken, user } });
+        else refuse(cause instanceof ApiError && cause.status === 403 ? 'This account may not use the admin console: its role is not an admin role.' : cause.message);
+      },
     );
   }, [api, checkingToken, refuse]);
 

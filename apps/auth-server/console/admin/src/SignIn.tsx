@@ -26,7 +26,9 @@ export function SignIn(props: {
     try {
       const tokens = await signInWithPassword(email, password);
       // The admin API decides who is an admin (JWT_ADMIN_ROLES); ask it before asking for a second factor.
-      await adminApi(tokens, () => undefined)('/admin/users?limit=1').catch((cause: Error & { status?: number }) => {
+      // (An admin below AAL2 is answered insufficient_aal: an admin, who needs the second factor next.)
+      await adminApi(tokens, () => undefined)('/admin/users?limit=1').catch((cause: Error & { status?: number; code?: string }) => {
+        if (cause.code === 'insufficient_aal') return;
         throw cause.status === 403 ? new Error('This account may not use the admin console: its role is not an admin role.') : cause;
       });
       const hasFactor = tokens.user.factors?.some((f) => f.factor_type === 'totp' && f.status === 'verified');
