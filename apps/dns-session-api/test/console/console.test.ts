@@ -373,6 +373,32 @@ describeInBrowser('the DNS console', () => {
     }
   });
 
+  test('with auth.yml oidc, the sign-in offers the provider; a failed provider sign-in says why', async () => {
+    const withOidc = await startTestServer({
+      kind: 'pglite',
+      auth: { oidc: { issuer: 'http://127.0.0.1:9/unreachable', clientId: 'dns', clientSecret: 'secret', scopes: ['openid'], redirectUri: 'http://127.0.0.1:9/session/oidc/callback', label: 'Sign in with Keyzone', linkByVerifiedEmail: false, discoveryRefreshSeconds: 3600 } },
+    });
+    // A browser profile of its own: no session cookie of the other tests (cookies ignore the port).
+    const context = await browser.createBrowserContext();
+    try {
+      const other = await context.newPage();
+      await other.goto(`${withOidc.url}/?oidc_error=not_linked#/zones`);
+      const button = await other.waitForSelector('a::-p-text(Sign in with Keyzone)');
+      expect(await button!.evaluate((a) => (a as HTMLAnchorElement).getAttribute('href'))).toBe(`session/oidc?redirect_to=${encodeURIComponent('/#/zones')}`);
+      await other.waitForFunction(() => document.body.innerText.includes('no DNS user is linked to that account'));
+      expect(await other.$('::-p-aria(Sign in[role="button"])')).not.toBeNull();
+      // Without oidc in auth.yml (the server of the other tests), the sign-in has no such button.
+      const plain = await context.newPage();
+      await plain.goto(`${server.url}/`, { waitUntil: 'networkidle0' });
+      await plain.waitForSelector('::-p-aria(Sign in[role="button"])');
+      await plain.waitForFunction(() => document.querySelector('h1')?.textContent === 'Sign in');
+      expect(await plain.$('a::-p-text(Sign in with)')).toBeNull();
+    } finally {
+      await context.close();
+      await withOidc.close();
+    }
+  });
+
   test('no screen had a serious or critical accessibility violation, and no request left the origin', () => {
     expect(violations).toEqual([]);
     expect(foreignRequests).toEqual([]);
