@@ -11,10 +11,12 @@ import { ImportZone } from './ImportZone';
 import { Nameservers } from './Nameservers';
 import { Groups } from './Groups';
 import { Profile } from './Profile';
+import { Users } from './Users';
 
 const NAV = [
   { href: '#/zones', label: 'Zones', prefix: '/zones' },
   { href: '#/groups', label: 'Groups', prefix: '/groups' },
+  { href: '#/users', label: 'Users', prefix: '/users' },
   { href: '#/import', label: 'Import', prefix: '/import' },
   { href: '#/nameservers', label: 'Nameservers', prefix: '/nameservers' },
   { href: '#/tokens', label: 'API tokens', prefix: '/tokens' },
@@ -74,6 +76,8 @@ export function App() {
         <ImportZone />
       ) : route.startsWith('/groups') ? (
         <Groups groupId={login.group.id} />
+      ) : route.startsWith('/users') ? (
+        <Users key={route} gid={Number(new URLSearchParams(route.split('?')[1] ?? '').get('gid')) || login.group.id} />
       ) : route.startsWith('/profile') ? (
         <Profile userId={login.user.id} />
       ) : route.startsWith('/nameservers') ? (

@@ -54,6 +54,7 @@ export function Groups(props: { groupId: number }) {
         <li key={g.id}>
           <span className="kz-row">
             <a href={`#/zones?gid=${g.id}`}>{g.name}</a>
+            <a href={`#/users?gid=${g.id}`} aria-label={`Users of ${g.name}`} className="kz-hint">users</a>
             <span className="kz-hint">{counts[g.id] === undefined ? '…' : `${counts[g.id]} zone${counts[g.id] === 1 ? '' : 's'}`}{g.dnssec_default ? ' · new zones signed' : ''}</span>
           </span>
           {(children.get(g.id) ?? []).length > 0 && branch(children.get(g.id) ?? [])}

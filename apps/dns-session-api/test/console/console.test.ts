@@ -273,11 +273,11 @@ describeInBrowser('the DNS console', () => {
     const { groupId } = await server.seedSubgroupUser({ parentId: (await alice.get('/session')).body.group.id, group: 'Branch office', username: 'bob' });
     await page.goto(`${server.url}/#/groups`);
     await page.waitForSelector('h1::-p-text(Groups)');
-    await page.waitForFunction(() => /Console\s*2 zones/.test(document.body.innerText) && /Branch office\s*0 zones/.test(document.body.innerText));
+    await page.waitForFunction(() => /Console\s*users\s*2 zones/.test(document.body.innerText) && /Branch office\s*users\s*0 zones/.test(document.body.innerText));
     await audit('groups');
     await screenshot('groups');
     await fill('Search groups', 'branch');
-    await page.waitForFunction(() => document.querySelectorAll('nav[aria-label="Group tree"] a').length === 2);
+    await page.waitForFunction(() => document.querySelectorAll('nav[aria-label="Group tree"] a:not(.kz-hint)').length === 2);
     await (await page.waitForSelector('a::-p-text(Branch office)'))!.click();
     await waitForText(`The zones of group ${groupId}.`);
     await waitForText('No zones found.');
@@ -297,6 +297,40 @@ describeInBrowser('the DNS console', () => {
     await page.waitForSelector(`${await field('New password again')}[aria-invalid="true"]`);
     await audit('profile');
     await screenshot('profile');
+  });
+
+  test('users of a group: created, a field error shown, edited, deleted and restored', async () => {
+    const gid = (await alice.get('/session')).body.group.id;
+    await page.goto(`${server.url}/#/users`);
+    await page.waitForSelector(`h1::-p-text(Users of group ${gid})`);
+    await fill('Username', 'carol', 'form:has(button[type=submit])');
+    await fill('E-mail', 'not-an-address', 'form:has(button[type=submit])');
+    await fill('First name', 'Carol', 'form:has(button[type=submit])');
+    await fill('Last name', 'Jones', 'form:has(button[type=submit])');
+    await fill('Password', 'Carol#Decent-Passw0rd', 'form:has(button[type=submit])');
+    await click('Create user');
+    await page.waitForSelector(`${await field('E-mail', 'form:has(button[type=submit])')}[aria-invalid="true"]`);
+    await audit('users, field error');
+    await fill('E-mail', 'carol@example.com', 'form:has(button[type=submit])');
+    await click('Create user');
+    await waitForText('carol was created.');
+    const carol = () => alice.get(`/group/${gid}/users`).then((r) => (r.body.user as Array<Record<string, unknown>>).find((u) => u.username === 'carol'));
+    expect(await carol()).toMatchObject({ email: 'carol@example.com', first_name: 'Carol', is_admin: false });
+    await click('Edit carol');
+    await fill('Last name', 'Smith', 'form:has(button[type=submit])');
+    await click('Save user');
+    await waitForText('carol was saved.');
+    expect((await carol())?.last_name).toBe('Smith');
+    await audit('users');
+    await screenshot('users');
+    await click('Delete carol');
+    await click('Delete user');
+    await waitForText('carol was deleted.');
+    expect(await carol()).toBeUndefined();
+    await (await page.waitForSelector('::-p-aria(Deleted users[role="checkbox"])'))!.click();
+    await click('Restore carol');
+    await waitForText('carol was restored.');
+    expect(await carol()).toBeDefined();
   });
 
   test('creates an API token shown once, which works until it is revoked', async () => {
