@@ -281,6 +281,21 @@ describeInBrowser('the DNS console', () => {
     await (await page.waitForSelector('a::-p-text(Branch office)'))!.click();
     await waitForText(`The zones of group ${groupId}.`);
     await waitForText('No zones found.');
+    // A subgroup created, deleted after a confirmation, and restored.
+    await page.goto(`${server.url}/#/groups`);
+    await page.waitForSelector('label::-p-text(Group name)');
+    await fill('Group name', 'Lab');
+    await click('Create group');
+    await waitForText('Lab was created.');
+    const lab = async () => ((await alice.get(`/group?parent_gid=${(await alice.get('/session')).body.group.id}`)).body.group as Array<Record<string, unknown>>).find((g) => g.name === 'Lab');
+    expect(await lab()).toBeDefined();
+    await click('Delete group Lab');
+    await click('Delete group');
+    await waitForText('Lab was deleted.');
+    expect(await lab()).toBeUndefined();
+    await click('Restore group Lab');
+    await waitForText('Lab was restored.');
+    expect(await lab()).toBeDefined();
   });
 
   test('the own profile and password: a mismatch shows at its field, a change is saved', async () => {
