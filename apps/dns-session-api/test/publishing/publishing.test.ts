@@ -2,15 +2,15 @@
 // HTTP API and a BIND server through zone files and a reload, checked with dig (A, AAAA, MX, long TXT, SRV,
 // CAA, SOA serial). A stopped PowerDNS keeps its jobs queued (GET /nameserver/<id>/status shows it) and catches
 // up in order once it is back; a deleted zone leaves both servers.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { CookieClient } from '../helpers/client';
-import { dig, eventually, preparePowerDns, startBind, type Bind, type PowerDns } from '../helpers/nameservers';
-import { startTestServer, type TestServer } from '../helpers/server';
+import { dig, eventually, type Bind, type PowerDns } from '../helpers/nameservers';
+import { startPublishingStand, type PublishingStand } from '../helpers/publishing-stand';
+import { type TestServer } from '../helpers/server';
 import { addRecord, expectStatus } from '../zones/dns-client';
 
-let dir: string;
+let stand: PublishingStand;
 let pdns: PowerDns;
 let bind: Bind;
 let server: TestServer;
@@ -19,28 +19,14 @@ const ZONE = 'published.example.';
 const LONG_TEXT = 'v=spf1 ' + 'include:_spf.example.net '.repeat(14) + '~all';
 
 beforeAll(async () => {
-  dir = mkdtempSync(path.join(tmpdir(), 'kz-publish-'));
-  pdns = await preparePowerDns(path.join(dir, 'pdns'));
-  await pdns.start();
-  bind = await startBind(path.join(dir, 'bind'));
-  server = await startTestServer({
-    publish: {
-      enabled: true, pollSeconds: 0.2, timeoutSeconds: 5, maxRetrySeconds: 1,
-      powerdns: { 'ns1.pdns.test.': { url: pdns.apiUrl, apiKey: pdns.apiKey, serverId: 'localhost' } },
-      zoneFiles: { directory: bind.zonesDir, includeFile: bind.includeFile, reloadCommand: bind.reloadCommand },
-    },
-  });
-  server.deps.publisher?.start();
+  stand = await startPublishingStand('publish', 'ns1.pdns.test.');
+  ({ pdns, bind, server } = stand);
   await server.seedUser({ group: 'Publishers', username: 'alice', isAdmin: true });
   alice = await server.login('alice@Publishers');
 }, 120_000);
 
 afterAll(async () => {
-  await server?.deps.publisher?.stop();
-  await server?.close();
-  await pdns?.stop();
-  await bind?.stop();
-  if (dir) rmSync(dir, { recursive: true, force: true });
+  await stand?.stop();
 });
 
 const onBoth = async (name: string, type: string, expected: string[]) => {

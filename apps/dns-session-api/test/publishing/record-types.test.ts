@@ -2,15 +2,13 @@
 // IPSECKEY, DHCID, HIP (which PowerDNS 4.7 lacks: sent in RFC 3597's generic form), KX and APL reach PowerDNS over
 // its API and BIND through a zone file, and both answer them the same (checked with dig); a change and a delete
 // of the HIP record reach PowerDNS too (its RRsets are keyed by the name PowerDNS knows the type by).
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import type { CookieClient } from '../helpers/client';
-import { dig, eventually, preparePowerDns, startBind, type Bind, type PowerDns } from '../helpers/nameservers';
-import { startTestServer, type TestServer } from '../helpers/server';
+import { dig, eventually, type Bind, type PowerDns } from '../helpers/nameservers';
+import { startPublishingStand, type PublishingStand } from '../helpers/publishing-stand';
+import { type TestServer } from '../helpers/server';
 import { addRecord, expectStatus } from '../zones/dns-client';
 
-let dir: string;
+let stand: PublishingStand;
 let pdns: PowerDns;
 let bind: Bind;
 let server: TestServer;
@@ -22,28 +20,14 @@ const HIT = '200100107B1A74DF365639CC39F1D578';
 const HIP_KEY = 'AwEAAbdxyhNuSutc5EMzxTs9LBPCIkOFH8cIvM4p9+LrV4e19WzK00+CI6zBCQTdtWsuxKbWIy87UOoJTwIXAqcOTiW7iHnQt5hwVAAAAA==';
 
 beforeAll(async () => {
-  dir = mkdtempSync(path.join(tmpdir(), 'kz-types-'));
-  pdns = await preparePowerDns(path.join(dir, 'pdns'));
-  await pdns.start();
-  bind = await startBind(path.join(dir, 'bind'));
-  server = await startTestServer({
-    publish: {
-      enabled: true, pollSeconds: 0.2, timeoutSeconds: 5, maxRetrySeconds: 1,
-      powerdns: { 'ns1.pdns.test.': { url: pdns.apiUrl, apiKey: pdns.apiKey, serverId: 'localhost' } },
-      zoneFiles: { directory: bind.zonesDir, includeFile: bind.includeFile, reloadCommand: bind.reloadCommand },
-    },
-  });
-  server.deps.publisher?.start();
+  stand = await startPublishingStand('types', 'ns1.pdns.test.');
+  ({ pdns, bind, server } = stand);
   await server.seedUser({ group: 'Typists', username: 'alice', isAdmin: true });
   alice = await server.login('alice@Typists');
 }, 120_000);
 
 afterAll(async () => {
-  await server?.deps.publisher?.stop();
-  await server?.close();
-  await pdns?.stop();
-  await bind?.stop();
-  if (dir) rmSync(dir, { recursive: true, force: true });
+  await stand?.stop();
 });
 
 /** What dig says on both servers, once they agree with `expected` (case-insensitively: BIND writes hex uppercase). */

@@ -4,15 +4,13 @@
 // for restores, moves and zone file imports. A parent zone (session API or PowerDNS API token) may not write names
 // at or below a child zone Keyzone holds, apart from the delegation (NS, DS at the child's apex, glue).
 // Real publishing: one PowerDNS and one BIND nameserver of the top group, shared with both subgroups.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import type { CookieClient } from '../helpers/client';
-import { dig, eventually, preparePowerDns, startBind, type Bind, type PowerDns } from '../helpers/nameservers';
-import { startTestServer, type TestServer } from '../helpers/server';
+import { dig, eventually, type Bind, type PowerDns } from '../helpers/nameservers';
+import { startPublishingStand, type PublishingStand } from '../helpers/publishing-stand';
+import { type TestServer } from '../helpers/server';
 import { addRecord, expectStatus, rulesOf, uniqueZone, type Json } from './dns-client';
 
-let dir: string;
+let stand: PublishingStand;
 let pdns: PowerDns;
 let bind: Bind;
 let server: TestServer;
@@ -27,18 +25,8 @@ let nameservers: number[];
 let ports: Array<[string, number]>;
 
 beforeAll(async () => {
-  dir = mkdtempSync(path.join(tmpdir(), 'kz-tenancy-'));
-  pdns = await preparePowerDns(path.join(dir, 'pdns'));
-  await pdns.start();
-  bind = await startBind(path.join(dir, 'bind'));
-  server = await startTestServer({
-    publish: {
-      enabled: true, pollSeconds: 0.2, timeoutSeconds: 5, maxRetrySeconds: 1,
-      powerdns: { 'ns1.tenancy-pdns.test.': { url: pdns.apiUrl, apiKey: pdns.apiKey, serverId: 'localhost' } },
-      zoneFiles: { directory: bind.zonesDir, includeFile: bind.includeFile, reloadCommand: bind.reloadCommand },
-    },
-  });
-  server.deps.publisher?.start();
+  stand = await startPublishingStand('tenancy', 'ns1.tenancy-pdns.test.');
+  ({ pdns, bind, server } = stand);
   const top = await server.seedUser({ group: 'Tenancy', username: 'alice', isAdmin: true });
   aliceId = top.userId;
   ({ groupId: subId, userId: sueId } = await server.seedSubgroupUser({ parentId: top.groupId, group: 'Sub', username: 'sue' }));
@@ -53,11 +41,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  await server?.deps.publisher?.stop();
-  await server?.close();
-  await pdns?.stop();
-  await bind?.stop();
-  if (dir) rmSync(dir, { recursive: true, force: true });
+  await stand?.stop();
 });
 
 async function zoneOf(client: CookieClient, zone: string, body: Record<string, unknown> = {}): Promise<Json> {

@@ -4,18 +4,16 @@
 // "0/26…", "_tcp…", "x-…" (checked here on both), and Keyzone refuses only a name beginning with "-" (a reload
 // command would read it as an option, so it could never be published) at creation, import and restore (a
 // zone is never renamed).
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { sql } from 'kysely';
 import { defaultMailbox, wireLength } from '../../src/dns';
 import type { CookieClient } from '../helpers/client';
-import { dig, eventually, preparePowerDns, startBind, type Bind, type PowerDns } from '../helpers/nameservers';
-import { startTestServer, type TestServer } from '../helpers/server';
+import { dig, eventually, type Bind, type PowerDns } from '../helpers/nameservers';
+import { startPublishingStand, type PublishingStand } from '../helpers/publishing-stand';
+import { type TestServer } from '../helpers/server';
 import { namedCheckzone } from '../dns/named-checkzone';
 import { addRecord, expectStatus, rulesOf, uniqueZone } from './dns-client';
 
-let dir: string;
+let stand: PublishingStand;
 let pdns: PowerDns;
 let bind: Bind;
 let server: TestServer;
@@ -25,18 +23,8 @@ let nameservers: number[];
 const LONG_ZONE = `${['a'.repeat(63), 'a'.repeat(63), 'a'.repeat(63)].join('.')}.${'b'.repeat(61)}.`;
 
 beforeAll(async () => {
-  dir = mkdtempSync(path.join(tmpdir(), 'kz-zone-names-'));
-  pdns = await preparePowerDns(path.join(dir, 'pdns'));
-  await pdns.start();
-  bind = await startBind(path.join(dir, 'bind'));
-  server = await startTestServer({
-    publish: {
-      enabled: true, pollSeconds: 0.2, timeoutSeconds: 5, maxRetrySeconds: 1,
-      powerdns: { 'ns1.names-pdns.test.': { url: pdns.apiUrl, apiKey: pdns.apiKey, serverId: 'localhost' } },
-      zoneFiles: { directory: bind.zonesDir, includeFile: bind.includeFile, reloadCommand: bind.reloadCommand },
-    },
-  });
-  server.deps.publisher?.start();
+  stand = await startPublishingStand('zone-names', 'ns1.names-pdns.test.');
+  ({ pdns, bind, server } = stand);
   await server.seedUser({ group: 'Names', username: 'alice', isAdmin: true });
   alice = await server.login('alice@Names');
   const ns1 = expectStatus(await alice.post('/nameserver', { name: 'ns1.names-pdns.test.', address: '192.0.2.1', export: { type: 'powerdns' } }), 201);
@@ -45,11 +33,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  await server?.deps.publisher?.stop();
-  await server?.close();
-  await pdns?.stop();
-  await bind?.stop();
-  if (dir) rmSync(dir, { recursive: true, force: true });
+  await stand?.stop();
 });
 
 const soaFile = (zone: string, rname: string) =>
