@@ -5,16 +5,12 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Deps } from '../../deps';
 import { badRequest, notFound } from '../../errors';
-import { isRecordType } from '../../dns';
 import { findTokenInForce, insertApiToken, listApiTokens, revokeApiToken, touchApiToken, type ApiTokenRow } from '../../queries/api-tokens';
-import { findUserById } from '../../queries/users';
-import { findZoneById } from '../../queries/zones';
 import type { Caller } from './caller';
-import { assertAdmin, assertGroupAccess } from '../directory/permissions';
+import { credentialOwnerInReach, validatedScope } from './credential-scope';
 
 /** Tokens start with this, so a leaked one is recognisable (secret scanners) and never mistaken for a JWT. */
 export const TOKEN_PREFIX = 'kzdns_';
-const PATTERN = /^[a-z0-9_*-]+(\.[a-z0-9_*-]+)*$/;
 
 export interface TokenScope {
   zoneIds: number[] | null;
@@ -48,16 +44,7 @@ export const inScope = {
   type: (scope: TokenScope, type: string) => scope.recordTypes === null || scope.recordTypes.includes(type.toUpperCase()),
 };
 
-/** The owner, as the caller a token request acts for (their group and rights, re-read now). */
-async function ownerInReach(deps: Deps, caller: Caller, userId: number): Promise<{ id: number; group_id: number }> {
-  const user = await findUserById(deps.db, userId);
-  if (!user || user.deleted_at) throw notFound('User not found');
-  if (userId !== caller.userId) {
-    assertAdmin(caller, "manage other users' API tokens");
-    await assertGroupAccess(deps.db, caller, user.group_id, 'user');
-  }
-  return user;
-}
+const ownerInReach = (deps: Deps, caller: Caller, userId: number) => credentialOwnerInReach(deps, caller, userId, 'API tokens');
 
 export interface ApiTokenWire {
   id: number;
@@ -84,23 +71,10 @@ export async function createApiToken(deps: Deps, caller: Caller, userId: number,
   const owner = await ownerInReach(deps, caller, userId);
   const now = deps.clock.now();
   if (input.expiresAt && input.expiresAt.getTime() <= now.getTime()) throw badRequest('expires_at must lie in the future');
-  const patterns = input.names?.map((n) => n.trim().toLowerCase().replace(/\.$/, ''));
-  const badPattern = patterns?.find((p) => !PATTERN.test(p));
-  if (badPattern !== undefined) throw badRequest(`names: "${badPattern}" is not a name pattern (labels of a-z, 0-9, _, - and *, e.g. _acme-challenge.*)`);
-  const types = input.types?.map((t) => t.trim().toUpperCase());
-  const badType = types?.find((t) => !isRecordType(t));
-  if (badType !== undefined) throw badRequest(`types: ${badType} is not a record type this API serves`);
-  // Listed zones must be the owner's to manage now (the owner's reach is checked again on every use).
-  const ownerCaller: Caller = { userId: owner.id, groupId: owner.group_id, isAdmin: false, sessionId: 0 };
-  for (const zoneId of input.zoneIds ?? []) {
-    const zone = await findZoneById(deps.db, zoneId);
-    if (!zone || zone.deleted_at) throw badRequest(`zones: zone ${zoneId} does not exist`);
-    await assertGroupAccess(deps.db, ownerCaller, zone.group_id, 'zone');
-  }
+  const scope = await validatedScope(deps, owner, input);
   const token = TOKEN_PREFIX + randomBytes(32).toString('base64url');
   const row = await insertApiToken(deps.db, {
-    user_id: owner.id, name: input.name.trim(), token_hash: hashOf(token), zone_ids: input.zoneIds?.length ? [...new Set(input.zoneIds)] : null,
-    name_patterns: patterns?.length ? [...new Set(patterns)] : null, record_types: types?.length ? [...new Set(types)] : null,
+    user_id: owner.id, name: input.name.trim(), token_hash: hashOf(token), ...scope,
     created_by: caller.userId, created_at: now, expires_at: input.expiresAt ?? null,
   });
   return { token, row };

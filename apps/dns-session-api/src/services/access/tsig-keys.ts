@@ -9,20 +9,16 @@ import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:
 import { isUniqueViolation } from '@keyzone/db';
 import type { Deps } from '../../deps';
 import { badRequest, conflict, notFound } from '../../errors';
-import { isRecordType } from '../../dns';
 import {
   findTsigKeyInForce, insertTsigKey, listTsigKeys, revokeTsigKey, touchTsigKey, type TsigKeyRow,
 } from '../../queries/tsig-keys';
-import { findUserById } from '../../queries/users';
-import { findZoneById } from '../../queries/zones';
 import type { Caller } from './caller';
+import { credentialOwnerInReach, validatedScope } from './credential-scope';
 import { patternRegExp, type TokenScope } from './api-tokens';
-import { assertAdmin, assertGroupAccess } from '../directory/permissions';
 
 export const TSIG_ALGORITHMS = ['hmac-sha256', 'hmac-sha512'] as const;
 export type TsigAlgorithm = (typeof TSIG_ALGORITHMS)[number];
 const SECRET_BYTES: Record<TsigAlgorithm, number> = { 'hmac-sha256': 32, 'hmac-sha512': 64 };
-const PATTERN = /^[a-z0-9_*-]+(\.[a-z0-9_*-]+)*$/;
 const KEY_NAME = /^[a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?(\.[a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?)*$/;
 
 export interface TsigKeyInput {
@@ -67,15 +63,7 @@ export interface TsigKeyScope extends TokenScope {
   allowTransfer: boolean;
 }
 
-async function ownerInReach(deps: Deps, caller: Caller, userId: number): Promise<{ id: number; group_id: number }> {
-  const user = await findUserById(deps.db, userId);
-  if (!user || user.deleted_at) throw notFound('User not found');
-  if (userId !== caller.userId) {
-    assertAdmin(caller, "manage other users' TSIG keys");
-    await assertGroupAccess(deps.db, caller, user.group_id, 'user');
-  }
-  return user;
-}
+const ownerInReach = (deps: Deps, caller: Caller, userId: number) => credentialOwnerInReach(deps, caller, userId, 'TSIG keys');
 
 export interface TsigKeyWire {
   id: number;
@@ -103,24 +91,12 @@ export async function createTsigKey(deps: Deps, caller: Caller, userId: number, 
   const owner = await ownerInReach(deps, caller, userId);
   const name = tsigKeyName(input.name);
   if (name.length > 253 || !KEY_NAME.test(name)) throw badRequest(`name: "${input.name}" is not a key name (DNS labels of a-z, 0-9, _ and -, e.g. lego.example.com)`);
-  const patterns = input.names?.map((n) => n.trim().toLowerCase().replace(/\.$/, ''));
-  const badPattern = patterns?.find((p) => !PATTERN.test(p));
-  if (badPattern !== undefined) throw badRequest(`names: "${badPattern}" is not a name pattern (labels of a-z, 0-9, _, - and *, e.g. _acme-challenge.*)`);
-  const types = input.types?.map((t) => t.trim().toUpperCase());
-  const badType = types?.find((t) => !isRecordType(t));
-  if (badType !== undefined) throw badRequest(`types: ${badType} is not a record type this API serves`);
-  const ownerCaller: Caller = { userId: owner.id, groupId: owner.group_id, isAdmin: false, sessionId: 0 };
-  for (const zoneId of input.zoneIds ?? []) {
-    const zone = await findZoneById(deps.db, zoneId);
-    if (!zone || zone.deleted_at) throw badRequest(`zones: zone ${zoneId} does not exist`);
-    await assertGroupAccess(deps.db, ownerCaller, zone.group_id, 'zone');
-  }
+  const scope = await validatedScope(deps, owner, input);
   const secret = randomBytes(SECRET_BYTES[input.algorithm]);
   try {
     const row = await insertTsigKey(deps.db, {
       user_id: owner.id, name, algorithm: input.algorithm, secret_sealed: sealSecret(deps.config.dns.tsigSecretKey, name, secret),
-      zone_ids: input.zoneIds?.length ? [...new Set(input.zoneIds)] : null,
-      name_patterns: patterns?.length ? [...new Set(patterns)] : null, record_types: types?.length ? [...new Set(types)] : null,
+      ...scope,
       allow_transfer: input.allowTransfer ?? false, created_by: caller.userId, created_at: deps.clock.now(),
     });
     return { secret: secret.toString('base64'), row };
