@@ -5,16 +5,18 @@
 import path from 'node:path';
 import { defineConfig } from 'vite';
 
+const here = import.meta.dirname;
+
 const ENTRIES = ['hosted'] as const;
 
 export default defineConfig(({ mode }) => {
   const entry = (ENTRIES as readonly string[]).includes(mode) ? mode : 'hosted';
   return {
-    root: path.join(__dirname, entry),
+    root: path.join(here, entry),
     base: './',
     oxc: { jsx: { runtime: 'automatic' } },
     build: {
-      outDir: path.join(__dirname, '..', 'dist', 'console', entry),
+      outDir: path.join(here, '..', 'dist', 'console', entry),
       emptyOutDir: true,
       assetsInlineLimit: 0,
       modulePreload: { polyfill: false },
