@@ -103,3 +103,13 @@ export function createClientAddressResolver(options: ClientAddressOptions): Clie
     },
   };
 }
+
+/**
+ * Express's `trust proxy` setting for the same list: with it, `req.protocol` and `req.secure` follow the
+ * X-Forwarded-Proto of a trusted proxy only, so a page served over TLS by the proxy is recognised as its own
+ * origin (the cross-site write check) and its cookies as secure. An empty list trusts no one.
+ */
+export function trustedProxyTest(trustedProxies: readonly string[]): (address: string) => boolean {
+  const { isTrusted } = createClientAddressResolver({ trustedProxies });
+  return (address) => isTrusted(normalizeAddress(address));
+}

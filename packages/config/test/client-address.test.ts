@@ -1,6 +1,6 @@
 // The client address behind trusted proxies (issue 24): right-most X-Forwarded-For entry that is not a trusted
 // proxy, the socket address otherwise, and the settings of both services that name the proxies.
-import { createClientAddressResolver, loadAuthConfig, loadDnsConfig, parseTrustedProxies } from '../src';
+import { createClientAddressResolver, loadAuthConfig, loadDnsConfig, parseTrustedProxies, trustedProxyTest } from '../src';
 import { cleanupTempDirs, configError, MINIMAL_ENV, tempDir } from './helpers';
 
 afterEach(cleanupTempDirs);
@@ -78,5 +78,17 @@ describe('settings', () => {
     const dir = tempDir({ 'config/database.yml': 'default:\n  prepared_statements: false\n' });
     expect(loadDnsConfig({ dir, env: {} }).database.preparedStatements).toBe(false);
     expect(loadDnsConfig({ dir, env: { DB_PREPARED_STATEMENTS: 'true' } }).database.preparedStatements).toBe(true);
+  });
+});
+
+describe('trustedProxyTest (Express trust proxy)', () => {
+  test('trusts the listed proxies in every form Node reports them, and no one when the list is empty', () => {
+    const trusts = trustedProxyTest(['10.0.0.0/8', '::1']);
+    expect(trusts('10.1.2.3')).toBe(true);
+    expect(trusts('::ffff:10.1.2.3')).toBe(true);
+    expect(trusts('::1')).toBe(true);
+    expect(trusts('192.0.2.1')).toBe(false);
+    expect(trusts('not an address')).toBe(false);
+    expect(trustedProxyTest([])('127.0.0.1')).toBe(false);
   });
 });

@@ -47,3 +47,27 @@ test('without a trusted proxy the header is ignored and one warning names the se
     await direct.close();
   }
 });
+
+test('a console page served over TLS by a trusted proxy may write: its https Origin is the service\'s own origin', async () => {
+  // An older browser sends Origin but no Sec-Fetch-Site; behind the proxy the request arrives over plain HTTP.
+  const alice = await server.login('alice@proxied');
+  const host = new URL(server.url).host;
+  const headers = { origin: `https://${host}`, 'x-forwarded-proto': 'https', 'x-forwarded-for': '198.51.100.4' };
+  const created = await alice.request('POST', '/zone', { json: { zone: 'proxied-tls.example.', mailaddr: 'hostmaster.example.com.' }, headers });
+  expect(created.status).toBe(201);
+});
+
+test('X-Forwarded-Proto from a peer that is not a trusted proxy does not make a foreign https Origin the own one', async () => {
+  const direct = await startTestServer();
+  try {
+    await direct.seedUser({ group: 'proxied', username: 'alice' });
+    const alice = await direct.login('alice@proxied');
+    const host = new URL(direct.url).host;
+    const headers = { origin: `https://${host}`, 'x-forwarded-proto': 'https' };
+    const refused = await alice.request('POST', '/zone', { json: { zone: 'unproxied-tls.example.' }, headers });
+    expect(refused.status).toBe(403);
+    expect(refused.body.message).toMatch(/cross-site/);
+  } finally {
+    await direct.close();
+  }
+});
