@@ -9,6 +9,7 @@ import { healthRoutes } from './health';
 import { nameserverRoutes } from './nameservers';
 import { oidcSignInRoutes } from './oidc-sign-in';
 import { permissionRoutes } from './permissions';
+import { publishNowRoutes } from './publish-now';
 import { sessionRoutes } from './session';
 import { statusRoutes } from './status';
 import { userIdentityRoutes } from './user-identities';
@@ -31,6 +32,7 @@ export const routeFamilies: RouteFamily[] = [
   zoneRoutes,
   zoneDelegationRoutes,
   zoneRecordRoutes,
+  publishNowRoutes,
   healthRoutes,
   statusRoutes,
 ];

@@ -28,7 +28,7 @@ const updateBody = z
   .strict()
   .refine((v) => Object.keys(v).length > 0, 'at least one field is required');
 
-const publishStatusSchema = z.object({
+export const publishStatusSchema = z.object({
   nameserver_id: z.number(), queued: z.number(), last_success_at: z.string().nullable(), last_error: z.string().nullable(),
   last_error_at: z.string().nullable(), next_attempt_at: z.string().nullable(),
   not_published: z.string().nullable().meta({ description: 'Why this nameserver gets no publish jobs (e.g. no target in publish.yml), or null' }),
