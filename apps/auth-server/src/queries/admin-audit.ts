@@ -1,7 +1,9 @@
 // SQL behind GET /admin/audit: a page of audit_log_entries, newest first, through the
-// (created_at DESC, id) index; the total uses the same exact-or-estimate rule as the user list.
-import { sql, type ExpressionBuilder, type Expression, type SqlBool } from 'kysely';
+// (created_at DESC, id) index; the total uses the same exact-or-estimate rule as the user list. Cursor mode (Keyzone's
+// `limit`/`cursor`, queries/keyset.ts) reads from a position in that index instead of skipping OFFSET rows.
+import { sql, type ExpressionBuilder, type Expression, type RawBuilder, type SqlBool } from 'kysely';
 import { countAllRows } from './admin-users';
+import { afterPosition, positionText, type KeysetPosition } from './keyset';
 import type { Executor } from './users';
 
 /** The console's audit filters (Keyzone's own query parameters); each absent means "any". */
@@ -51,4 +53,27 @@ export async function countAuditEntries(db: Executor, filters: AuditFilters = {}
     .where((eb) => filterExpression(eb, filters))
     .executeTakeFirstOrThrow();
   return Number(row.count);
+}
+
+/** The statement of a cursor page (newest first, as the page mode), built apart so a test can EXPLAIN it. */
+export function auditPageAfterStatement(db: Executor, q: { limit: number; after?: KeysetPosition; filters?: AuditFilters }) {
+  const filters = q.filters ?? {};
+  return db
+    .selectFrom('auth.audit_log_entries')
+    .select(['instance_id', 'id', 'payload', 'created_at', 'ip_address'])
+    .select(positionText(sql.ref('created_at')).as('position_at'))
+    .$if(q.after !== undefined, (b) => b.where(afterPosition({ createdAt: sql.ref('created_at'), id: sql.ref('id') }, q.after!, 'desc') as RawBuilder<SqlBool>))
+    .$if(hasFilters(filters), (b) => b.where((eb) => filterExpression(eb, filters)))
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'asc')
+    .limit(q.limit);
+}
+
+/** Up to `limit` entries after the position, each with its own position (for the next cursor). */
+export async function findAuditPageAfter(
+  db: Executor,
+  q: { limit: number; after?: KeysetPosition; filters?: AuditFilters },
+): Promise<Array<AuditEntryRow & { position: KeysetPosition }>> {
+  const rows = await auditPageAfterStatement(db, q).execute();
+  return rows.map(({ position_at, ...row }) => ({ ...(row as AuditEntryRow), position: { createdAt: position_at, id: row.id } }));
 }

@@ -14,6 +14,7 @@ import {
   deleteOwnPasskey, deletePasskeyForAdmin, finishPasskeyRegistration, listOwnPasskeys, listPasskeysForAdmin, renameOwnPasskey,
   startPasskeyRegistration,
 } from '../services/webauthn/passkeys';
+import { adminActor } from './admin-users';
 import { optionalString } from './schemas';
 
 const CeremonyBody = z.object({ challenge_id: z.string(), credential: z.record(z.string(), z.unknown()) });
@@ -75,7 +76,7 @@ export function adminListPasskeys(deps: Deps): RequestHandler {
 
 export function adminDeletePasskey(deps: Deps): RequestHandler {
   return async (req, res) => {
-    await deletePasskeyForAdmin(deps, param(req, 'user_id'), param(req, 'passkey_id'));
+    await deletePasskeyForAdmin(deps, { userId: param(req, 'user_id'), passkeyId: param(req, 'passkey_id'), actor: adminActor(req), client: clientInfo(deps, req) });
     res.status(204).end();
   };
 }

@@ -13,8 +13,8 @@ import {
   takeWebauthnChallenge, type PasskeyRow,
 } from '../../queries/passkeys';
 import { findUserById, type Executor } from '../../queries/users';
-import { audit, AuditAction } from '../platform/audit';
-import type { SignedInCaller } from '../platform/context';
+import { audit, AuditAction, type AuditActor } from '../platform/audit';
+import type { ClientInfo, SignedInCaller } from '../platform/context';
 import { dropLoneRecoveryCodes } from '../mfa/recovery-codes';
 import { CEREMONY_TIMEOUT_SECONDS, CeremonyError, relyingPartyFor } from './relying-party';
 import { isUuid } from '../../uuid';
@@ -176,9 +176,18 @@ export async function listPasskeysForAdmin(deps: Pick<Deps, 'db' | 'config'>, us
   return (await listPasskeys(deps.db, userId)).map(passkeyJson);
 }
 
-/** DELETE /admin/users/<id>/passkeys/<passkey_id>: a lost or stolen device, removed by an admin. */
-export async function deletePasskeyForAdmin(deps: Pick<Deps, 'db' | 'config' | 'clock'>, userId: string, id: string): Promise<void> {
+/**
+ * DELETE /admin/users/<id>/passkeys/<passkey_id>: a lost or stolen device, removed by an admin. Audited under the
+ * admin (GoTrue's passkey_admin.go does too), with the user's id in the traits so the user's trail shows it.
+ */
+export async function deletePasskeyForAdmin(
+  deps: Pick<Deps, 'db' | 'config' | 'clock'>,
+  input: { userId: string; passkeyId: string; actor: AuditActor; client: ClientInfo },
+): Promise<void> {
   assertPasskeysEnabled(deps);
-  if (!isUuid(userId)) throw new ApiError(404, ErrorCode.user_not_found, 'User not found');
-  await removePasskey(deps, userId, id);
+  if (!isUuid(input.userId)) throw new ApiError(404, ErrorCode.user_not_found, 'User not found');
+  await removePasskey(deps, input.userId, input.passkeyId, (tx, row) => audit(tx, {
+    actor: input.actor, action: AuditAction.userModified, client: input.client, at: deps.clock.now(),
+    traits: { user_id: input.userId, passkey_id: row.id, action: 'passkey_deleted' },
+  }));
 }
