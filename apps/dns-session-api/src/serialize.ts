@@ -125,3 +125,62 @@ export function serializePermission(row: PermissionRow): Permission {
     zonerecord: { ...crud('zonerecord'), delegate: row.zonerecord_delegate },
   };
 }
+
+const flagGridSchema = z.object({
+  group: z.object(crudSchema),
+  user: z.object(crudSchema),
+  nameserver: z.object(crudSchema),
+  zone: z.object({ ...crudSchema, delegate: z.boolean() }),
+  zonerecord: z.object({ ...crudSchema, delegate: z.boolean() }),
+  self_write: z.boolean(),
+});
+
+/** GET /group/<id>/access: what the caller may do in a group (services/directory/group-access.ts). */
+export const groupAccessSchema = z.object({
+  group: z.object({
+    id: z.number().int(),
+    rename: z.boolean(), move: z.boolean(), dnssec_default: z.boolean(), usable_ns: z.boolean(),
+    permissions: z.boolean().meta({ description: 'may write the group\'s permission object' }),
+    delete: z.boolean(),
+  }),
+  is_admin: z.boolean(),
+  applies: z.object({
+    source: z.enum(['user', 'group', 'none']).meta({ description: 'the permission object that applies to you: your own, your group\'s, or none (Keyzone\'s rules alone)' }),
+    id: z.number().int().nullable(),
+    name: z.string().nullable(),
+  }),
+  grantable: flagGridSchema.meta({ description: 'the flags of the object that applies to you (all without one): no object you write may give more' }),
+  allowed: flagGridSchema.meta({ description: 'those flags with Keyzone\'s rules (administrators manage users and groups): what you may do here' }),
+});
+
+function flagGrid(flags: Record<PermissionFlag, boolean>) {
+  const crud = (prefix: string) => ({
+    create: flags[`${prefix}_create` as PermissionFlag], write: flags[`${prefix}_write` as PermissionFlag], delete: flags[`${prefix}_delete` as PermissionFlag],
+  });
+  return {
+    group: crud('group'), user: crud('user'), nameserver: crud('nameserver'),
+    zone: { ...crud('zone'), delegate: flags.zone_delegate }, zonerecord: { ...crud('zonerecord'), delegate: flags.zonerecord_delegate },
+    self_write: flags.self_write,
+  };
+}
+
+/** What services/directory/group-access.ts finds (structurally: serialize imports no service). */
+interface GroupAccessInput {
+  groupId: number;
+  isAdmin: boolean;
+  source: 'user' | 'group' | 'none';
+  permission: { id: number; name: string } | null;
+  grantable: Record<PermissionFlag, boolean>;
+  allowed: Record<PermissionFlag, boolean>;
+  group: { rename: boolean; move: boolean; dnssec_default: boolean; usable_ns: boolean; permissions: boolean; delete: boolean };
+}
+
+export function serializeGroupAccess(access: GroupAccessInput): z.infer<typeof groupAccessSchema> {
+  return {
+    group: { id: access.groupId, ...access.group },
+    is_admin: access.isAdmin,
+    applies: { source: access.source, id: access.permission?.id ?? null, name: access.permission?.name ?? null },
+    grantable: flagGrid(access.grantable),
+    allowed: flagGrid(access.allowed),
+  };
+}

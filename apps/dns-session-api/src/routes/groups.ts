@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { envelope } from '../http/envelope';
 import { defineRoute, type RouteFamily } from '../http/route';
-import { deletedQuery, idNumber, idParams, idString } from '../http/schemas';
+import { deletedQuery, emptyQuery, idNumber, idParams, idString } from '../http/schemas';
 import { envelopeSchema } from '../http/envelope';
-import { groupResponseSchema, groupSchema, serializeGroup, serializeUser, userSchema } from '../serialize';
+import { groupAccessSchema, groupResponseSchema, groupSchema, serializeGroup, serializeGroupAccess, serializeUser, userSchema } from '../serialize';
+import { getGroupAccess } from '../services/directory/group-access';
 import { createGroup, createTopLevelGroup, deleteGroup, getGroup, listGroupChildren, listGroupUsers, listGroups, updateGroupById } from '../services/directory/groups';
 import { deletedFlag, plainText, subgroupsFlag } from './dns-inputs';
 import { errorExamples } from './examples';
@@ -49,6 +50,11 @@ const groupExample = (msg: string) => ({
   group: { id: 4097, name: 'sub.example.com', parent_gid: 4096, deleted: false },
   meta: { api: { version: '0.1.0' }, msg },
 });
+
+const all = { create: true, write: true, delete: true };
+const accessGridExample = {
+  group: all, user: all, nameserver: all, zone: { ...all, delegate: true }, zonerecord: { ...all, delegate: true }, self_write: true,
+};
 
 const common = {
   401: errorExamples.missingAuthentication,
@@ -126,6 +132,40 @@ export const groupRoutes: RouteFamily = {
       async handler({ params, query }, { deps, caller }) {
         const users = await listGroupUsers(deps, caller, params.id, { deleted: query.deleted });
         return { body: envelope('user', users.map(serializeUser), 'users in group') };
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/group/:id/access',
+      auth: 'session',
+      summary: 'What you may do in a group',
+      description: 'The permission object that applies to you (your own, your group\'s, or none), its flags (`grantable`: no ' +
+        'object you write may give more), those flags with Keyzone\'s rules (`allowed`: only administrators manage users and ' +
+        'groups) and what you may change of this group (nobody renames, moves or limits their own group). Every change is ' +
+        'still checked when it is made.',
+      params: idParams,
+      query: emptyQuery,
+      responses: {
+        200: {
+          description: 'Your rights in the group',
+          schema: envelopeSchema('access', groupAccessSchema),
+          example: {
+            access: {
+              group: { id: 4097, rename: true, move: true, dnssec_default: true, usable_ns: true, permissions: true, delete: true },
+              is_admin: true,
+              applies: { source: 'none', id: null, name: null },
+              grantable: accessGridExample,
+              allowed: accessGridExample,
+            },
+            meta: { api: { version: '0.1.0' }, msg: 'here is what you may do' },
+          },
+        },
+        400: errorExamples.badInput,
+        ...common,
+      },
+      async handler({ params }, { deps, caller }) {
+        const access = await getGroupAccess(deps, caller, params.id);
+        return { body: envelope('access', serializeGroupAccess(access), 'here is what you may do') };
       },
     }),
     defineRoute({
