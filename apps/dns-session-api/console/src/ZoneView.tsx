@@ -7,6 +7,7 @@ import { api, query, type Pagination, type Zone, type ZoneRecord } from './api';
 import { dataFields, rdataText, relativeOwner, toBody, TYPE_FIELDS } from './records';
 import { History } from './History';
 import { Dnssec } from './Dnssec';
+import { PublishZoneNow } from './PublishZone';
 
 const PAGE = 1000;
 // Rows drawn before "Show all": enough to scroll, few enough that each filter key press redraws at once.
@@ -51,6 +52,7 @@ export function ZoneView(props: { zoneId: number }) {
           <a href="#/zones">All zones</a>
         </div>
       </div>
+      <PublishZoneNow zoneId={zone.id} />
       <ErrorSummary error={error} />
       <Tabs label="Zone" selected={tab} onSelect={setTab} tabs={[{ id: 'records', label: `Records (${records.length})` }, { id: 'settings', label: 'SOA settings' }, { id: 'history', label: 'History' }, { id: 'dnssec', label: 'DNSSEC' }]}>
         {tab === 'records' && <Records zone={zone} records={records} onChanged={refresh} />}
