@@ -1,7 +1,7 @@
-// The audit log, newest first, with filters (a user, an actor, an action), a page at a time. Also the user page's
-// trail (`userId` fixed).
-import { useCallback, useEffect, useState } from 'react';
-import { Button, ErrorSummary, TextField } from '@keyzone/ui/browser';
+// The audit log, newest first, with filters (a user, an actor, an action), a keyset page at a time. Also the user
+// page's trail (`userId` fixed).
+import { useCallback, useState } from 'react';
+import { Button, KeysetTable, TextField, type Column } from '@keyzone/ui/browser';
 import type { Api } from './session';
 import { formatDate } from './users-model';
 
@@ -14,55 +14,30 @@ interface AuditEntry {
 
 const PER_PAGE = 25;
 
+const columns: Column<AuditEntry>[] = [
+  { header: 'When', cell: (e) => formatDate(e.created_at) },
+  { header: 'Action', cell: (e) => e.payload.action ?? '' },
+  { header: 'Actor', cell: (e) => e.payload.actor_username || e.payload.actor_id || '' },
+  { header: 'Details', cell: (e) => <span className="kz-mono">{e.payload.traits ? JSON.stringify(e.payload.traits) : ''}</span> },
+  { header: 'Address', cell: (e) => e.ip_address ?? '' },
+];
+
+/**
+ * Keyset pages (GET /admin/audit?limit&cursor, the users list's wire): Next follows the server's cursor, so a page
+ * deep in a long log costs what the first costs, and entries written meanwhile never shift a page.
+ */
 export function AuditTable(props: { api: Api; caption: string; filters: Record<string, string>; /** Changes after each action, to read the log again. */ revision?: number }) {
   const { api, filters, revision } = props;
-  const [page, setPage] = useState(1);
-  const [entries, setEntries] = useState<AuditEntry[] | undefined>();
-  const [hasMore, setHasMore] = useState(false);
-  const [error, setError] = useState<Error | undefined>();
   const query = JSON.stringify(filters);
-  useEffect(() => setPage(1), [query]);
-  const load = useCallback((signal: AbortSignal) => {
-    const params = new URLSearchParams({ page: String(page), per_page: String(PER_PAGE) });
+  const load = useCallback(async (cursor: string | undefined, signal: AbortSignal) => {
+    const params = new URLSearchParams({ limit: String(PER_PAGE) });
     for (const [key, value] of Object.entries(JSON.parse(query) as Record<string, string>)) if (value.trim()) params.set(key, value.trim());
-    api<AuditEntry[]>(`/admin/audit?${params.toString()}`, { signal }).then(
-      // A full page may be the last one: its Next then shows an empty page, which costs one request.
-      (rows) => { setEntries(rows); setHasMore(rows.length === PER_PAGE); setError(undefined); },
-      (cause: Error) => { if (cause.name !== 'AbortError') setError(cause); },
-    );
-  }, [api, page, query, revision]);
-  useEffect(() => {
-    const controller = new AbortController();
-    load(controller.signal);
-    return () => controller.abort();
-  }, [load]);
-  return (
-    <div className="kz-stack">
-      <ErrorSummary error={error} />
-      <div className="kz-table-wrap">
-        <table className="kz-table">
-          <caption>{props.caption}{page > 1 ? ` (page ${page})` : ''}</caption>
-          <thead><tr><th scope="col">When</th><th scope="col">Action</th><th scope="col">Actor</th><th scope="col">Details</th><th scope="col">Address</th></tr></thead>
-          <tbody>
-            {entries?.length === 0 && <tr><td colSpan={5}>No entry.</td></tr>}
-            {entries?.map((e) => (
-              <tr key={e.id}>
-                <td>{formatDate(e.created_at)}</td>
-                <td>{e.payload.action ?? ''}</td>
-                <td>{e.payload.actor_username || e.payload.actor_id || ''}</td>
-                <td className="kz-mono">{e.payload.traits ? JSON.stringify(e.payload.traits) : ''}</td>
-                <td>{e.ip_address ?? ''}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-      <nav className="kz-row" aria-label={`${props.caption} pages`}>
-        <Button variant="secondary" disabled={page <= 1} onClick={() => setPage((p) => p - 1)}>Previous</Button>
-        <Button variant="secondary" disabled={!hasMore} onClick={() => setPage((p) => p + 1)}>Next</Button>
-      </nav>
-    </div>
-  );
+    if (cursor) params.set('cursor', cursor);
+    const page = await api<{ entries: AuditEntry[]; pagination: { next_cursor?: string } }>(`/admin/audit?${params.toString()}`, { signal });
+    return { rows: page.entries, nextCursor: page.pagination.next_cursor };
+    // revision is not read: a new function (after an action) makes the table read the log again from its first page.
+  }, [api, query, revision]);
+  return <KeysetTable caption={props.caption} columns={columns} rowKey={(e) => e.id} load={load} empty="No entry." />;
 }
 
 export function AuditScreen(props: { api: Api }) {

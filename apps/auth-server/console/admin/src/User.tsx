@@ -81,7 +81,7 @@ export function UserScreen(props: { api: Api; userId: string }) {
       <Metadata key={user.updated_at} user={user} busy={busy} onSave={(app, meta) => act('The metadata was saved.', () => api(path, { method: 'PUT', body: { app_metadata: metadataPatch(user.app_metadata ?? {}, app), user_metadata: metadataPatch(user.user_metadata ?? {}, meta) } }))} />
       <Identities user={user} />
       <Factors api={api} userId={userId} act={act} />
-      <Passkeys api={api} userId={userId} />
+      <Passkeys api={api} userId={userId} act={act} />
       <Card title="Sessions">
         <p>Signing out everywhere ends every session: refresh tokens and access tokens already issued stop working.</p>
         <div className="kz-row">
@@ -202,19 +202,44 @@ function Factors(props: { api: Api; userId: string; act(what: string, call: () =
   );
 }
 
-function Passkeys(props: { api: Api; userId: string }) {
+/** A lost or stolen device: removing its passkey also ends the sessions it signed in (the server does both). */
+function Passkeys(props: { api: Api; userId: string; act(what: string, call: () => Promise<unknown>): Promise<boolean> }) {
+  const { api, userId } = props;
   const [passkeys, setPasskeys] = useState<Passkey[] | undefined>();
   const [error, setError] = useState<Error | undefined>();
-  useEffect(() => {
-    props.api<Passkey[]>(`/admin/users/${encodeURIComponent(props.userId)}/passkeys`).then(setPasskeys, setError);
-  }, [props.api, props.userId]);
+  const [removing, setRemoving] = useState<Passkey | undefined>();
+  const base = `/admin/users/${encodeURIComponent(userId)}/passkeys`;
+  const load = useCallback(() => { api<Passkey[]>(base).then((list) => { setPasskeys(list); setError(undefined); }, setError); }, [api, base]);
+  useEffect(load, [load]);
+  const name = (p: Passkey) => p.friendly_name || `Passkey ${p.id.slice(0, 8)}`;
   return (
     <Card title="Passkeys">
       {error && <p>{error.message}</p>}
       {passkeys && passkeys.length === 0 && <p>No passkey.</p>}
       {passkeys && passkeys.length > 0 && (
-        <ul>{passkeys.map((p) => <li key={p.id}>{p.friendly_name || p.id}, added {formatDate(p.created_at)}, last used {formatDate(p.last_used_at)}</li>)}</ul>
+        <ul className="kz-stack">
+          {passkeys.map((p) => (
+            <li key={p.id} className="kz-row">
+              <span>{name(p)} (added {formatDate(p.created_at)}, last used {formatDate(p.last_used_at)})</span>
+              <Button variant="danger" onClick={() => setRemoving(p)}>Remove <span className="kz-visually-hidden">passkey {name(p)}</span></Button>
+            </li>
+          ))}
+        </ul>
       )}
+      <ConfirmDialog
+        open={Boolean(removing)}
+        title="Remove this passkey?"
+        confirmLabel="Remove passkey"
+        danger
+        onCancel={() => setRemoving(undefined)}
+        onConfirm={() => {
+          const passkey = removing;
+          setRemoving(undefined);
+          if (passkey) void props.act('The passkey was removed.', () => api(`${base}/${encodeURIComponent(passkey.id)}`, { method: 'DELETE' })).then(load);
+        }}
+      >
+        <p>{removing ? `${name(removing)}: it can no longer sign in, and the sessions it signed in end now.` : ''}</p>
+      </ConfirmDialog>
     </Card>
   );
 }
