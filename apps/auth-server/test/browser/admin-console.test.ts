@@ -4,144 +4,73 @@
 // provider (an HTTPS test issuer); a user without an admin role is refused; metadata holding markup stays text;
 // axe-core finds no serious or critical violation on any screen. Every action is an admin API call with the
 // admin's own token, so the audit log names the admin.
-import { execFileSync } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
 import https from 'node:https';
-import path from 'node:path';
 import { sql } from 'kysely';
-import type { Browser, Page } from 'puppeteer-core';
-import { chromiumPath, launchBrowser, seriousAccessibilityViolations } from '@keyzone/ui/testing';
+import type { Page } from 'puppeteer-core';
+import { chromiumPath } from '@keyzone/ui/testing';
 import { call } from '../helpers/http';
+import {
+  clickButton, expectAccessible, fieldId, fill, screenshot, startAdminConsoleStand, type AdminConsoleStand, type ConsoleAdmin,
+} from '../helpers/admin-console';
 import { startOidcProvider, type OidcProvider } from '../helpers/oidc-provider';
 import { startSamlIdp, type SamlIdp } from '../helpers/saml-idp';
-import { startEmailTestServer, type EmailTestServer } from '../helpers/email-server';
+import type { EmailTestServer } from '../helpers/email-server';
 import { startTestServer, TEST_JWT_SECRET, type TestServer } from '../helpers/server';
 import { createTestCa } from '../helpers/test-ca';
 import { signingKeys } from '../oauth-server/helpers';
-import { authenticatorCode } from '../helpers/totp';
 
 jest.setTimeout(240_000);
 
 const browserPath = chromiumPath();
 const describeInBrowser = browserPath ? describe : describe.skip;
-const ROOT = path.join(__dirname, '..', '..');
-const SCREENSHOTS = path.join(ROOT, '..', '..', 'docs', 'screenshots');
 const INJECTION = '<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>';
 
+let stand: AdminConsoleStand;
 let server: EmailTestServer;
 let off: TestServer;
-let browser: Browser;
 let idp: OidcProvider;
 let saml: SamlIdp;
-let serviceToken: string;
-const admin = { email: 'admin@console.test', password: 'admin-password-1', id: '', totpSecret: '' };
+let admin: ConsoleAdmin;
 const target = { email: 'needle-4242@console.test', id: '' };
 
-async function totpCode(): Promise<string> {
-  // Each code is taken once per 30-second step: move the server's clock to a new step for every sign-in.
-  server.clock.advance(30);
-  return authenticatorCode(admin.totpSecret, server.clock.now());
-}
-
-async function serviceCall(method: string, url: string, body?: unknown) {
-  const result = await call(server.url, method, url, { token: serviceToken, body });
-  if (result.status >= 300) throw new Error(`${method} ${url}: ${result.status} ${result.text}`);
-  return result.body;
-}
-
-/** Types into a field the way React sees it (long values such as metadata XML at once). */
-async function fill(page: Page, selector: string, value: string): Promise<void> {
-  await page.$eval(selector, (element, text) => {
-    const proto = element instanceof HTMLTextAreaElement ? HTMLTextAreaElement.prototype : HTMLInputElement.prototype;
-    Object.getOwnPropertyDescriptor(proto, 'value')!.set!.call(element, text);
-    element.dispatchEvent(new Event('input', { bubbles: true }));
-  }, value);
-}
-
-/** The field whose label is `label`. */
-async function fieldId(page: Page, label: string): Promise<string> {
-  const id = await page.evaluate((text) => Array.from(document.querySelectorAll('label')).find((l) => l.textContent === text)?.htmlFor, label);
-  if (!id) throw new Error(`no field labelled ${label}`);
-  return `[id="${id}"]`;
-}
-
-async function clickButton(page: Page, name: string): Promise<void> {
-  const button = await page.waitForSelector(`::-p-aria(${name}[role="button"])`);
-  await button!.click();
-}
-
-async function expectAccessible(page: Page, screen: string): Promise<void> {
-  const violations = await seriousAccessibilityViolations(page);
-  expect({ screen, violations }).toEqual({ screen, violations: [] });
-}
-
-async function screenshot(page: Page, name: string): Promise<void> {
-  if (process.env.KEYZONE_SCREENSHOTS === '1') await page.screenshot({ path: path.join(SCREENSHOTS, `auth-console-${name}.png`), fullPage: true });
-}
-
-/** A page in a browser context of its own: no cookie session from another test. */
-async function freshPage(): Promise<Page> {
-  const context = await browser.createBrowserContext();
-  const page = await context.newPage();
-  page.once('close', () => void context.close().catch(() => undefined));
-  return page;
-}
-
-async function signIn(page: Page, email: string, password: string): Promise<void> {
-  await page.goto(`${server.url}/admin/console/`);
-  await page.waitForSelector('label::-p-text(E-mail)');
-  await fill(page, await fieldId(page, 'E-mail'), email);
-  await fill(page, await fieldId(page, 'Password'), password);
-  await clickButton(page, 'Sign in');
-}
+const totpCode = () => stand.totpCode();
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+const serviceCall = (method: string, url: string, body?: unknown): Promise<any> => stand.serviceCall(method, url, body);
+const freshPage = () => stand.freshPage();
+const signIn = (page: Page, email: string, password: string) => stand.signIn(page, email, password);
 
 beforeAll(async () => {
   if (!browserPath) return;
-  // The screens as this checkout has them (the build is quick; a stale bundle would test old code).
-  execFileSync(path.join(ROOT, 'node_modules', '.bin', 'vite'), ['build', '--logLevel', 'error', '-c', 'console/vite.admin.config.mts'], { cwd: ROOT, stdio: 'inherit' });
   const ca = createTestCa();
   const leaf = ca.issue(['localhost'], ['127.0.0.1']);
   const samlKey = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ format: 'pem', type: 'pkcs1' }) as string;
   [idp, saml] = await Promise.all([startOidcProvider({ tls: leaf }), startSamlIdp()]);
-  [server, off] = await Promise.all([
-    startEmailTestServer({
-      env: {
-        JWT_ADMIN_ROLES: 'service_role,supabase_admin,console_admin', SAML_ENABLED: 'true', SAML_PRIVATE_KEY: samlKey,
-        OUTBOUND_ALLOWED_NETWORKS: '127.0.0.1/32', MAILER_AUTOCONFIRM: 'true', OAUTH_SERVER_ENABLED: 'true', JWT_KEYS: signingKeys(),
-      },
+  [stand, off] = await Promise.all([
+    startAdminConsoleStand({
+      browserPath,
+      env: { SAML_ENABLED: 'true', SAML_PRIVATE_KEY: samlKey, OUTBOUND_ALLOWED_NETWORKS: '127.0.0.1/32', OAUTH_SERVER_ENABLED: 'true', JWT_KEYS: signingKeys() },
       configure: (deps) => ({ ...deps, outboundHttpsAgent: new https.Agent({ ca: ca.caPem }) }),
     }),
     startTestServer({ env: { CONSOLE_ENABLED: 'false' } }),
   ]);
-  serviceToken = await server.deps.jwt.sign({ role: 'service_role', sub: 'test-service' }, { expiresInSeconds: 86400, now: server.clock.now() });
+  ({ server, admin } = stand);
 
-  // 10,000 users in one statement, spread over a year of sign-ups, then the two this test works with.
+  // 10,000 users in one statement, spread over a year of sign-ups, then the one this test works with.
   await sql`
     INSERT INTO auth.users (instance_id, id, aud, role, email, encrypted_password, email_confirmed_at, created_at, updated_at, raw_app_meta_data, raw_user_meta_data, is_anonymous)
     SELECT '00000000-0000-0000-0000-000000000000', gen_random_uuid(), 'authenticated', 'authenticated', 'seeded-' || n || '@console.test', '',
            now(), now() - make_interval(mins => n * 50), now(), '{"provider":"email","providers":["email"]}', '{}', false
     FROM generate_series(1, 10000) AS n`.execute(server.deps.db);
 
-  const created = await serviceCall('POST', '/admin/users', { email: admin.email, password: admin.password, email_confirm: true, role: 'console_admin' });
-  admin.id = created.id;
-  const session = (await call(server.url, 'POST', '/token?grant_type=password', { body: { email: admin.email, password: admin.password } })).body;
-  const factor = (await call(server.url, 'POST', '/factors', { token: session.access_token, body: { factor_type: 'totp', friendly_name: 'Admin phone' } })).body;
-  admin.totpSecret = factor.totp.secret;
-  const challenge = (await call(server.url, 'POST', `/factors/${factor.id}/challenge`, { token: session.access_token })).body.id;
-  const verified = await call(server.url, 'POST', `/factors/${factor.id}/verify`, { token: session.access_token, body: { challenge_id: challenge, code: await totpCode() } });
-  expect(verified.status).toBe(200);
-
   const user = await serviceCall('POST', '/admin/users', { email: target.email, password: 'target-password-1', email_confirm: true, user_metadata: { full_name: INJECTION, plan: 'free' } });
   target.id = user.id;
   const targetSession = (await call(server.url, 'POST', '/token?grant_type=password', { body: { email: target.email, password: 'target-password-1' } })).body;
   expect((await call(server.url, 'POST', '/factors', { token: targetSession.access_token, body: { factor_type: 'totp', friendly_name: 'Old phone' } })).status).toBe(200);
-
-  browser = await launchBrowser(browserPath);
 }, 240_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await Promise.all([server?.close(), off?.close(), idp?.close(), saml?.close()]);
+  await Promise.all([stand?.close(), off?.close(), idp?.close(), saml?.close()]);
 });
 
 describeInBrowser('the admin console', () => {
@@ -242,11 +171,7 @@ describeInBrowser('the admin console', () => {
   it('adds a SAML provider from pasted metadata and a custom OpenID Connect provider', async () => {
     const page = await freshPage();
     try {
-      await signIn(page, admin.email, admin.password);
-      await page.waitForSelector('label::-p-text(Authentication code)');
-      await fill(page, await fieldId(page, 'Authentication code'), await totpCode());
-      await clickButton(page, 'Verify');
-      await page.waitForSelector('::-p-aria(Users[role="heading"])');
+      await stand.signInAsAdmin(page);
 
       await (await page.waitForSelector('nav a::-p-text(SSO (SAML))'))!.click();
       await page.waitForSelector('::-p-text(No SAML provider yet.)');
@@ -292,11 +217,7 @@ describeInBrowser('the admin console', () => {
   it('shows the audit log with filters, the settings with secrets masked, an OAuth client\'s secret once; phone-sized and dark', async () => {
     const page = await freshPage();
     try {
-      await signIn(page, admin.email, admin.password);
-      await page.waitForSelector('label::-p-text(Authentication code)');
-      await fill(page, await fieldId(page, 'Authentication code'), await totpCode());
-      await clickButton(page, 'Verify');
-      await page.waitForSelector('::-p-aria(Users[role="heading"])');
+      await stand.signInAsAdmin(page);
 
       await (await page.waitForSelector('nav a::-p-text(Audit log)'))!.click();
       await page.waitForSelector('td::-p-text(login)');
@@ -354,11 +275,7 @@ describeInBrowser('the admin console', () => {
   it('creates a user, generates a link for them, invites another, deletes the first', async () => {
     const page = await freshPage();
     try {
-      await signIn(page, admin.email, admin.password);
-      await page.waitForSelector('label::-p-text(Authentication code)');
-      await fill(page, await fieldId(page, 'Authentication code'), await totpCode());
-      await clickButton(page, 'Verify');
-      await page.waitForSelector('::-p-aria(Users[role="heading"])');
+      await stand.signInAsAdmin(page);
 
       await fill(page, await fieldId(page, 'E-mail'), 'created@console.test');
       await fill(page, await fieldId(page, 'Password'), 'created-password-1');
@@ -425,11 +342,7 @@ describeInBrowser('the admin console', () => {
     const user = await serviceCall('POST', '/admin/users', { email, email_confirm: true, user_metadata: { bio: '</textarea><script>window.__pwned=3</script>' } });
     const page = await freshPage();
     try {
-      await signIn(page, admin.email, admin.password);
-      await page.waitForSelector('label::-p-text(Authentication code)');
-      await fill(page, await fieldId(page, 'Authentication code'), await totpCode());
-      await clickButton(page, 'Verify');
-      await page.waitForSelector('::-p-aria(Users[role="heading"])');
+      await stand.signInAsAdmin(page);
       await page.goto(`${server.url}/admin/console/users/${user.id}`);
       await page.waitForSelector('h1');
       await page.waitForFunction((expected) => document.querySelector('h1')?.textContent === expected, {}, email);
