@@ -75,9 +75,9 @@ export function App() {
       ) : route.startsWith('/import') ? (
         <ImportZone />
       ) : route.startsWith('/groups') ? (
-        <Groups groupId={login.group.id} />
+        <Groups groupId={login.group.id} selected={Number(new URLSearchParams(route.split('?')[1] ?? '').get('gid')) || undefined} />
       ) : route.startsWith('/users') ? (
-        <Users key={route} gid={Number(new URLSearchParams(route.split('?')[1] ?? '').get('gid')) || login.group.id} />
+        <Users key={route} gid={Number(new URLSearchParams(route.split('?')[1] ?? '').get('gid')) || login.group.id} me={login.user.id} />
       ) : route.startsWith('/profile') ? (
         <Profile userId={login.user.id} />
       ) : route.startsWith('/nameservers') ? (

@@ -1,9 +1,10 @@
 // The users of a group (default: the signed-in user's): create, edit, delete after a confirmation, and the deleted
-// ones with restore. The API decides who may do what (administrators manage the users of their subtree); its
-// refusal is shown as it comes.
+// ones with restore, and a user's permissions (their own permission object or the group's they inherit). The API
+// decides who may do what (administrators manage the users of their subtree); its refusal is shown as it comes.
 import { useEffect, useState, type FormEvent } from 'react';
 import { ApiError, Button, Card, ConfirmDialog, ErrorSummary, fieldError, StatusMessage, TextField } from '@keyzone/ui/browser';
-import { api, query } from './api';
+import { api, groupAccess, query, type GroupAccess } from './api';
+import { PermissionEditor } from './Permissions';
 
 interface User {
   id: number;
@@ -12,19 +13,28 @@ interface User {
   last_name: string;
   email: string;
   is_admin: boolean;
+  inherit_group_permissions: boolean;
   deleted: boolean;
 }
 
+const none = { create: false, write: false, delete: false };
+
 const EMPTY = { username: '', email: '', password: '', first_name: '', last_name: '' };
 
-export function Users(props: { gid: number }) {
+export function Users(props: { gid: number; me?: number }) {
   const [users, setUsers] = useState<User[] | undefined>();
   const [deleted, setDeleted] = useState(false);
   const [error, setError] = useState<Error | undefined>();
   const [status, setStatus] = useState<string | undefined>();
   const [editing, setEditing] = useState<User | undefined>();
   const [removing, setRemoving] = useState<User | undefined>();
+  const [permitting, setPermitting] = useState<User | undefined>();
+  const [access, setAccess] = useState<GroupAccess | undefined>();
   const [reload, setReload] = useState(0);
+
+  useEffect(() => {
+    groupAccess(props.gid).then(setAccess, () => setAccess(undefined));
+  }, [props.gid]);
 
   useEffect(() => {
     api<{ user: User[] }>(`group/${props.gid}/users?${query({ deleted: deleted || undefined })}`)
@@ -60,6 +70,7 @@ export function Users(props: { gid: number }) {
                     ? <Button variant="secondary" aria-label={`Restore ${u.username}`} onClick={() => void act(`${u.username} was restored.`, () => api(`user/${u.id}`, { method: 'PUT', body: { deleted: false } }))}>Restore</Button>
                     : <>
                         <Button variant="secondary" aria-label={`Edit ${u.username}`} onClick={() => setEditing(u)}>Edit</Button>
+                        <Button variant="secondary" aria-label={`Permissions of ${u.username}`} onClick={() => setPermitting(u)}>Permissions</Button>
                         <Button variant="secondary" aria-label={`Delete ${u.username}`} onClick={() => setRemoving(u)}>Delete</Button>
                       </>}
                 </td>
@@ -69,6 +80,18 @@ export function Users(props: { gid: number }) {
           </tbody>
         </table>
       </div>
+      {permitting && (
+        // the user as the list has them now (inherit_group_permissions changes with a save)
+        <Card title={`Permissions of ${permitting.username}`}>
+          <PermissionEditor key={permitting.id}
+            subject={{ kind: 'user', gid: props.gid, id: permitting.id, username: permitting.username, inherit: (users?.find((u) => u.id === permitting.id) ?? permitting).inherit_group_permissions }}
+            grantable={access?.grantable ?? { group: none, user: none, nameserver: none, zone: { ...none, delegate: false }, zonerecord: { ...none, delegate: false }, self_write: false }}
+            canManage={Boolean(access?.is_admin) && permitting.id !== props.me}
+            whyNot={permitting.id === props.me ? 'Nobody sets their own permissions: an administrator of your group or above does.' : 'Only administrators set users\' permissions.'}
+            onSaved={() => setReload((n) => n + 1)} />
+          <div><Button variant="secondary" onClick={() => setPermitting(undefined)}>Close permissions</Button></div>
+        </Card>
+      )}
       {editing && <EditUser key={editing.id} user={editing} onDone={(saved) => { setEditing(undefined); if (saved) { setStatus(`${saved} was saved.`); setReload((n) => n + 1); } }} />}
       <CreateUser gid={props.gid} onCreated={(name) => { setStatus(`${name} was created.`); setReload((n) => n + 1); }} />
       <ConfirmDialog open={removing !== undefined} title={`Delete ${removing?.username ?? ''}?`} confirmLabel="Delete user" danger

@@ -5,3 +5,4 @@ export { ConfirmDialog } from './confirm-dialog';
 export { KeysetTable, type Column, type KeysetPage } from './keyset-table';
 export { Tabs, type TabItem } from './tabs';
 export { StatusMessage } from './live-region';
+export { CheckboxGrid, type GridAxis, type GridCell } from './checkbox-grid';
