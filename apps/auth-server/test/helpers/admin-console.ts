@@ -14,9 +14,15 @@ import { authenticatorCode } from './totp';
 const ROOT = path.join(__dirname, '..', '..');
 const SCREENSHOTS = path.join(ROOT, '..', '..', 'docs', 'screenshots');
 
-/** The screens as this checkout has them (the build is quick; a stale bundle would test old code). */
+/**
+ * The screens as this checkout has them (the build is quick; a stale bundle would test old code). NODE_ENV is jest's
+ * `test` here, which would make Vite bundle React's development build: the test drives what ships instead, and leaves
+ * dist/ as `pnpm build` makes it (bench/admin-console-size.js measures it).
+ */
 export function buildAdminConsole(): void {
-  execFileSync(path.join(ROOT, 'node_modules', '.bin', 'vite'), ['build', '--logLevel', 'error', '-c', 'console/vite.admin.config.mts'], { cwd: ROOT, stdio: 'inherit' });
+  execFileSync(path.join(ROOT, 'node_modules', '.bin', 'vite'), ['build', '--logLevel', 'error', '-c', 'console/vite.admin.config.mts'], {
+    cwd: ROOT, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' },
+  });
 }
 
 export interface ConsoleAdmin {

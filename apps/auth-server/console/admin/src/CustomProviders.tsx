@@ -89,6 +89,8 @@ export function CustomProvidersScreen(props: { api: Api }) {
   const [editing, setEditing] = useState<string | undefined>();
   const [deleting, setDeleting] = useState<CustomProvider | undefined>();
   const [status, setStatus] = useState<string | undefined>();
+  /** Counts additions: a new form after each one, so nothing typed (the secret least of all) stays in the page. */
+  const [added, setAdded] = useState(0);
   const load = useCallback(() => { api<{ providers: CustomProvider[] }>('/admin/custom-providers').then((r) => { setProviders(r.providers); setListError(undefined); }, setListError); }, [api]);
   useEffect(load, [load]);
   const remove = (provider: CustomProvider) => {
@@ -139,7 +141,7 @@ export function CustomProvidersScreen(props: { api: Api }) {
       </ConfirmDialog>
       {editing
         ? <EditCustomProvider key={editing} api={api} identifier={editing} onDone={(message) => { setEditing(undefined); if (message) setStatus(message); load(); }} />
-        : <ProviderForm api={api} onSaved={(p) => { setStatus(`The provider ${p.identifier} was added. Its client secret is stored sealed and is never shown again.`); load(); }} />}
+        : <ProviderForm key={added} api={api} onSaved={(p) => { setStatus(`The provider ${p.identifier} was added. Its client secret is stored sealed and is never shown again.`); setAdded((n) => n + 1); load(); }} />}
     </div>
   );
 }
@@ -175,9 +177,8 @@ function ProviderForm(props: { api: Api; existing?: CustomProvider; onSaved(prov
         method: creating ? 'POST' : 'PUT',
         body: bodyOf(form, mapping, creating),
       });
-      // The secret leaves the page's memory once sent.
-      if (creating) setForm((f) => ({ ...NEW, provider_type: f.provider_type, scopes: f.scopes }));
-      else setForm((f) => ({ ...f, client_secret: '' }));
+      // The secret leaves the page's memory once sent (a new provider's form is replaced by a fresh one).
+      if (!creating) setForm((f) => ({ ...f, client_secret: '' }));
       props.onSaved(saved);
     } catch (cause) {
       setError(cause as Error);
