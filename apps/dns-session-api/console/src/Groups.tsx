@@ -81,8 +81,8 @@ export function Groups(props: { groupId: number; selected?: number }) {
           <span className="kz-row">
             <a href={`#/zones?gid=${g.id}`}>{g.name}</a>
             <a href={`#/users?gid=${g.id}`} aria-label={`Users of ${g.name}`} className="kz-hint">users</a>
-            <a href={`#/groups?gid=${g.id}`} aria-label={`Manage group ${g.name}`} aria-current={g.id === props.selected ? 'true' : undefined} className="kz-hint">manage</a>
             <span className="kz-hint">{counts[g.id] === undefined ? '…' : `${counts[g.id]} zone${counts[g.id] === 1 ? '' : 's'}`}{g.dnssec_default ? ' · new zones signed' : ''}</span>
+            <a href={`#/groups?gid=${g.id}`} aria-label={`Manage group ${g.name}`} aria-current={g.id === props.selected ? 'true' : undefined} className="kz-hint">manage</a>
             {g.id !== props.groupId && <Button variant="secondary" aria-label={`Delete group ${g.name}`} onClick={() => setRemoving(g)}>Delete</Button>}
           </span>
           {(children.get(g.id) ?? []).length > 0 && branch(children.get(g.id) ?? [])}

@@ -70,7 +70,10 @@ describeInBrowser('the DNS console\'s groups and permissions', () => {
 
   test('the Groups screen shows what the signed-in user may do in a group, and renames it', async () => {
     await stand.signIn('alice@GroupsConsole');
-    await openGroup(ids.team, 'team.groups.test');
+    await stand.page.goto(`${stand.server.url}/#/groups`, { waitUntil: 'networkidle0' });
+    await (await stand.page.waitForSelector('::-p-aria(Manage group team.groups.test)'))!.click();
+    await stand.page.waitForSelector('h2::-p-text(Group team.groups.test)');
+    await stand.page.waitForSelector('::-p-text(What you may do here)');
     expect(await stand.page.$eval('dl[aria-label="Your rights on this group"]', (el) => (el as HTMLElement).innerText.replace(/\s+/g, ' ')))
       .toContain('Rename yes Move yes');
     await stand.waitForText('No permission object applies to you');
@@ -111,6 +114,23 @@ describeInBrowser('the DNS console\'s groups and permissions', () => {
     await stand.click('Save settings');
     await stand.waitForText('The settings of deep.groups.test were saved.');
     expect(expectStatus(await alice.get(`/group/${ids.deep}`), 200).body.group).toMatchObject({ dnssec_default: true, usable_ns: [ids.ns] });
+  });
+
+  test('a group\'s permission object is created from the grid, without what was unticked', async () => {
+    await openGroup(ids.sub, 'sub.groups.test');
+    await stand.waitForText('This group has no permission object');
+    const box = 'input[aria-label="delete zone records"]';
+    // the grid of the group's permissions, not alice's own read-only one above it
+    const editable = await stand.page.$$(box);
+    expect(editable).toHaveLength(2);
+    await editable[1]!.click();
+    await stand.click('Save permissions');
+    await stand.waitForText('The permissions of sub.groups.test were saved.');
+    const objects = expectStatus(await alice.get(`/permission?gid=${ids.sub}`), 200).body.permission as Json[];
+    expect(objects).toHaveLength(1);
+    expect(objects[0]).toMatchObject({ group: { id: ids.sub }, zonerecord: { create: true, write: true, delete: false }, zone: { delete: true } });
+    await stand.waitForText('Permission object');
+    await stand.audit('group permissions');
   });
 
   test('a user\'s permissions: inheritance turned off and zone delete taken away; the user can then no longer delete a zone', async () => {
