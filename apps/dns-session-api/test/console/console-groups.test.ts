@@ -84,6 +84,7 @@ describeInBrowser('the DNS console\'s groups and permissions', () => {
     });
     expect(grid).toEqual(Array(17).fill([true, true])); // 5 objects × create/change/delete, and delegate for zones and records
     await stand.audit('group');
+    await stand.screenshot('group-manage');
     await stand.fill('New name', 'crew.groups.test');
     await stand.click('Save name and place');
     await stand.waitForText('crew.groups.test was saved.');
@@ -146,6 +147,7 @@ describeInBrowser('the DNS console\'s groups and permissions', () => {
     expect(await stand.page.$eval('input[aria-label="change groups"]', (b) => (b as HTMLInputElement).checked)).toBe(false);
     await (await stand.page.$('input[aria-label="delete zones"]'))!.click();
     await stand.audit('user permissions, own');
+    await stand.screenshot('user-permissions');
     await stand.click('Save permissions');
     await stand.waitForText('The permissions were saved.');
 

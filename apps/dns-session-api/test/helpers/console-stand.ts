@@ -4,6 +4,7 @@
 // findings kept per screen, and the few ways the tests drive the page (fields found by their label, buttons by
 // their accessible name).
 import { execFileSync } from 'node:child_process';
+import path from 'node:path';
 import type { Browser, HTTPRequest, Page } from 'puppeteer-core';
 import { pagesBuilt } from '@keyzone/ui/server';
 import { chromiumPath, launchBrowser, seriousAccessibilityViolations } from '@keyzone/ui/testing';
@@ -21,6 +22,8 @@ export interface ConsoleStand {
   /** serious or critical axe-core findings, by screen */
   violations: Array<{ screen: string; found: unknown }>;
   audit(screen: string): Promise<void>;
+  /** with KEYZONE_SCREENSHOTS=1, the page as docs/screenshots/dns-<name>.png (for the README) */
+  screenshot(name: string): Promise<void>;
   waitForText(text: string): Promise<void>;
   /** the selector of the form control labelled `label` (inside `scope`) */
   field(label: string, scope?: string): Promise<string>;
@@ -74,6 +77,10 @@ export async function startConsoleStand(options: StartOptions = { kind: 'postgre
     async audit(screen) {
       const found = await seriousAccessibilityViolations(page);
       if (found.length > 0) violations.push({ screen, found });
+    },
+    async screenshot(name) {
+      if (process.env.KEYZONE_SCREENSHOTS !== '1') return;
+      await page.screenshot({ path: path.join(APP_DIR, '..', '..', 'docs', 'screenshots', `dns-${name}.png`), fullPage: true });
     },
     async signIn(login, password = PASSWORD) {
       await page.deleteCookie(...(await page.cookies(server.url)));
