@@ -1,6 +1,8 @@
 // Moving a group and its settings (PUT /group/<id>), and what the caller may do in a group (GET /group/<id>/access),
 // through HTTP against a real database (issue 42's Groups screen): a group moves only within the groups its mover
 // manages, never below itself, never above the mover's own group; every refusal is a clear 4xx.
+import { envelopeSchema } from '../src/http/envelope';
+import { groupAccessSchema } from '../src/serialize';
 import { startTestServer, type TestServer } from './helpers/server';
 import type { CookieClient } from './helpers/client';
 import { expectStatus, type Json } from './zones/dns-client';
@@ -123,6 +125,7 @@ describe('GET /group/<id>/access', () => {
       },
       meta: expect.objectContaining({ msg: 'here is what you may do' }),
     });
+    expect(envelopeSchema('access', groupAccessSchema).safeParse(below).success).toBe(true); // as the OpenAPI document says
     const own = expectStatus(await boss.get(`/group/${top.groupId}/access`), 200).body.access;
     expect(own.group).toEqual({ id: top.groupId, rename: false, move: false, dnssec_default: true, usable_ns: false, permissions: false, delete: false });
   });
