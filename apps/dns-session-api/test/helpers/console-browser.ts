@@ -3,6 +3,7 @@
 // reach the service's origin (any other request is aborted and kept), axe-core per screen, and the ways the tests
 // find things: fields by their label, buttons by their accessible name.
 import { execFileSync } from 'node:child_process';
+import path from 'node:path';
 import type { Browser, HTTPRequest, Page } from 'puppeteer-core';
 import { pagesBuilt } from '@keyzone/ui/server';
 import { launchBrowser, seriousAccessibilityViolations } from '@keyzone/ui/testing';
@@ -17,6 +18,8 @@ export interface ConsolePage {
   /** Serious or critical axe-core violations found by `audit`, per screen. */
   violations: Array<{ screen: string; found: unknown }>;
   audit(screen: string): Promise<void>;
+  /** With KEYZONE_SCREENSHOTS=1, the page as docs/screenshots/dns-<name>.png (for the README). */
+  screenshot(name: string): Promise<void>;
   waitForText(text: string): Promise<void>;
   /** The selector of the field labelled `label` (inside `scope` when given). */
   field(label: string, scope?: string): Promise<string>;
@@ -25,7 +28,8 @@ export interface ConsolePage {
   click(name: string): Promise<void>;
   /** The text the field's aria-describedby points at (its hint and its error). */
   describedText(selector: string): Promise<string>;
-  signIn(login: string): Promise<void>;
+  /** Signs the page in as user@group (after signing out whoever was). */
+  signIn(login: string, password?: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -72,13 +76,18 @@ export async function openConsole(serverUrl: string, browserPath: string): Promi
       const found = await seriousAccessibilityViolations(page);
       if (found.length > 0) violations.push({ screen, found });
     },
+    async screenshot(name) {
+      if (process.env.KEYZONE_SCREENSHOTS !== '1') return;
+      await page.screenshot({ path: path.join(APP_DIR, '..', '..', 'docs', 'screenshots', `dns-${name}.png`), fullPage: true });
+    },
     describedText: (selector) => page.$eval(selector, (input) =>
       (input.getAttribute('aria-describedby') ?? '').split(' ').map((id) => document.getElementById(id)?.textContent ?? '').join(' ')),
-    async signIn(login) {
+    async signIn(login, password = PASSWORD) {
+      await page.deleteCookie(...(await page.cookies(serverUrl)));
       await page.goto(`${serverUrl}/`, { waitUntil: 'networkidle0' });
       await page.waitForSelector('::-p-aria(Sign in[role="button"])');
       await fill('User', login);
-      await fill('Password', PASSWORD);
+      await fill('Password', password);
       await click('Sign in');
       await page.waitForSelector('h1::-p-text(Zones)');
     },
