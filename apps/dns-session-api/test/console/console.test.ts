@@ -5,18 +5,16 @@
 // nameserver, an API token created and revoked, a session that ends while something is typed, sign-out, and a
 // cross-site form post refused. axe-core runs on every screen; the CSP header is checked and every request the
 // page makes is watched: none may leave the service's origin.
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { Browser, HTTPRequest, Page } from 'puppeteer-core';
-import { pagesBuilt } from '@keyzone/ui/server';
-import { chromiumPath, launchBrowser, seriousAccessibilityViolations } from '@keyzone/ui/testing';
-import { CONSOLE_DIR } from '../../src/app';
+import type { Browser, Page } from 'puppeteer-core';
+import { chromiumPath } from '@keyzone/ui/testing';
+import { openConsole, type ConsolePage } from '../helpers/console-browser';
 import { eventually, preparePowerDns, type PowerDns } from '../helpers/nameservers';
-import { APP_DIR, PASSWORD, startTestServer, type TestServer } from '../helpers/server';
+import { PASSWORD, startTestServer, type TestServer } from '../helpers/server';
 import type { CookieClient } from '../helpers/client';
 
 jest.setTimeout(240_000);
@@ -24,7 +22,6 @@ jest.setTimeout(240_000);
 const browserPath = chromiumPath();
 if (!browserPath) console.warn('No Chromium found: the DNS console tests are skipped (CI sets KEYZONE_REQUIRE_BROWSER=1)');
 const describeInBrowser = browserPath ? describe : describe.skip;
-const SCREENSHOTS = path.join(APP_DIR, '..', '..', 'docs', 'screenshots');
 const NAMESERVER = 'ns1.console.test.';
 const ZONE = `console-${Date.now().toString(36)}.example.`;
 
@@ -32,49 +29,15 @@ let server: TestServer;
 let alice: CookieClient;
 let pdns: PowerDns;
 let dir: string;
+let ui: ConsolePage;
 let browser: Browser;
 let page: Page;
-const foreignRequests: string[] = [];
-const violations: Array<{ screen: string; found: unknown }> = [];
-
-async function screenshot(name: string): Promise<void> {
-  if (process.env.KEYZONE_SCREENSHOTS === '1') await page.screenshot({ path: path.join(SCREENSHOTS, `dns-${name}.png`), fullPage: true });
-}
-
-/** axe-core on the screen as it is now; a serious or critical violation is kept for the final check. */
-async function audit(screen: string): Promise<void> {
-  const found = await seriousAccessibilityViolations(page);
-  if (found.length > 0) violations.push({ screen, found });
-}
-
-async function waitForText(text: string): Promise<void> {
-  await page.waitForFunction((t) => document.body.innerText.includes(t), { timeout: 30_000 }, text);
-}
-
-/** The selector of the field labelled `label` (inside `scope` when given). */
-async function field(label: string, scope = 'body'): Promise<string> {
-  const id = await page.evaluate((text, within) => {
-    const root = document.querySelector(within);
-    return Array.from(root?.querySelectorAll('label') ?? []).find((l) => l.textContent === text)?.htmlFor;
-  }, label, scope);
-  if (!id) throw new Error(`no field labelled ${label}`);
-  return `[id="${id}"]`;
-}
-
-/** Replaces a field's value the way React sees typing (long values at once). */
-async function fill(label: string, value: string, scope?: string): Promise<void> {
-  const selector = await field(label, scope);
-  await page.$eval(selector, (element, text) => {
-    const proto = element instanceof HTMLTextAreaElement ? HTMLTextAreaElement.prototype : HTMLInputElement.prototype;
-    Object.getOwnPropertyDescriptor(proto, 'value')!.set!.call(element, text);
-    element.dispatchEvent(new Event('input', { bubbles: true }));
-  }, value);
-}
-
-async function click(name: string): Promise<void> {
-  const button = await page.waitForSelector(`::-p-aria(${name}[role="button"])`, { visible: true });
-  await button!.click();
-}
+const screenshot = (name: string) => ui.screenshot(name);
+const audit = (screen: string) => ui.audit(screen);
+const waitForText = (text: string) => ui.waitForText(text);
+const field = (label: string, scope?: string) => ui.field(label, scope);
+const fill = (label: string, value: string, scope?: string) => ui.fill(label, value, scope);
+const click = (name: string) => ui.click(name);
 
 async function addRecord(owner: string, type: string, data: Record<string, string>): Promise<void> {
   await fill('Name', owner, 'form:has(button[type=submit])');
@@ -91,7 +54,6 @@ describeInBrowser('the DNS console', () => {
   let zoneId: number;
 
   beforeAll(async () => {
-    if (!pagesBuilt(CONSOLE_DIR)) execFileSync('npx', ['vite', 'build', '--config', 'console/vite.config.mts'], { cwd: APP_DIR, stdio: 'inherit' });
     dir = mkdtempSync(path.join(tmpdir(), 'kz-console-'));
     pdns = await preparePowerDns(path.join(dir, 'pdns'));
     await pdns.start();
@@ -103,19 +65,12 @@ describeInBrowser('the DNS console', () => {
     await server.seedUser({ group: 'Console', username: 'alice', isAdmin: true });
     alice = await server.login('alice@Console');
     expect((await alice.post('/nameserver', { name: NAMESERVER, address: '192.0.2.53', export: { type: 'powerdns' } })).status).toBe(201);
-    browser = await launchBrowser(browserPath as string);
-    page = await browser.newPage();
-    await page.setViewport({ width: 1280, height: 900 });
-    await page.setRequestInterception(true);
-    page.on('request', (request: HTTPRequest) => {
-      const own = request.url().startsWith(`${server.url}/`) || request.url().startsWith('data:');
-      if (!own) foreignRequests.push(request.url());
-      void (own ? request.continue() : request.abort());
-    });
+    ui = await openConsole(server.url, browserPath as string);
+    ({ browser, page } = ui);
   }, 180_000);
 
   afterAll(async () => {
-    await browser?.close();
+    await ui?.close();
     await server?.deps.publisher?.stop();
     await server?.close();
     await pdns?.stop();
@@ -449,7 +404,7 @@ describeInBrowser('the DNS console', () => {
   });
 
   test('no screen had a serious or critical accessibility violation, and no request left the origin', () => {
-    expect(violations).toEqual([]);
-    expect(foreignRequests).toEqual([]);
+    expect(ui.violations).toEqual([]);
+    expect(ui.foreignRequests).toEqual([]);
   });
 });
