@@ -3,7 +3,9 @@
 //
 //   pnpm --filter @keyzone/auth-server build
 //   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/kz_bench_users node seed-users.js 1000000
-//   BENCH_DATABASE_URL=... node admin-list.js [--requests 200]
+//   BENCH_DATABASE_URL=... node admin-list.js [--requests 200] [--audit]
+//
+// --audit measures GET /admin/audit instead (seed-users.js N --audit M seeds the entries).
 //
 // Starts apps/auth-server/dist/main.js on a free 127.0.0.1 port against BENCH_DATABASE_URL (or
 // uses BENCH_AUTH_URL + BENCH_JWT_SECRET of a server already running), signs a service_role JWT,
@@ -88,7 +90,7 @@ async function scenario(name, base, token, paths, requests) {
     times.push(Number(process.hrtime.bigint() - t0) / 1e6);
     if (res.status !== 200) throw new Error(`${name}: ${res.status} ${JSON.stringify(body)}`);
     total = res.headers.get('x-total-count');
-    users = body.users.length;
+    users = Array.isArray(body) ? body.length : (body.users ?? body.entries).length;
     if (res.headers.get('x-total-count') === null) total = 'none (cursor mode)';
   }
   times.sort((a, b) => a - b);
@@ -97,9 +99,36 @@ async function scenario(name, base, token, paths, requests) {
   const flag = p95 < GOAL_P95_MS ? 'ok' : `over the ${GOAL_P95_MS} ms goal`;
   console.log(
     `${name.padEnd(34)} p50 ${p50.toFixed(1).padStart(6)} ms  p95 ${p95.toFixed(1).padStart(6)} ms  ` +
-      `max ${times[times.length - 1].toFixed(1).padStart(6)} ms  (${users} users/page, X-Total-Count ${total})  ${flag}`,
+      `max ${times[times.length - 1].toFixed(1).padStart(6)} ms  (${users} rows/page, X-Total-Count ${total})  ${flag}`,
   );
   return { name, p50, p95 };
+}
+
+/**
+ * GET /admin/audit (--audit; seed with `seed-users.js N --audit M`): GoTrue's page mode at page 1 and half-way down,
+ * Keyzone's cursor mode at the same depth, an action filter (~25 % of entries) and one actor's trail (a rare filter).
+ */
+async function auditScenarios(server, token, requests) {
+  const get = (url) => fetch(server.base + url, { headers: { authorization: `Bearer ${token}` } });
+  const head = await get('/admin/audit?per_page=1');
+  const total = Number(head.headers.get('x-total-count'));
+  const deepPage = Math.max(1, Math.floor(total / 50 / 2));
+  console.log(`GET /admin/audit on ${total} entries, ${requests} sequential requests per scenario`);
+  const results = [];
+  results.push(await scenario('audit page 1 (per_page 50)', server.base, token, ['/admin/audit?page=1&per_page=50'], requests));
+  results.push(await scenario(`audit deep page ${deepPage} (per_page 50)`, server.base, token, [`/admin/audit?page=${deepPage}&per_page=50`], requests));
+  // The cursor of the deep page's last entry, walked to by cursor (the cursor carries microseconds; a JSON date not).
+  let cursor;
+  for (let seen = 0; seen < deepPage * 50; seen += 1000) {
+    const page = await get(`/admin/audit?limit=1000${cursor ? `&cursor=${cursor}` : ''}`).then((r) => r.json());
+    cursor = page.pagination.next_cursor;
+  }
+  results.push(await scenario(`audit cursor after entry ${deepPage * 50} (limit 50)`, server.base, token, [`/admin/audit?limit=50&cursor=${cursor}`], requests));
+  results.push(await scenario('audit cursor, action=logout (~25 %)', server.base, token, ['/admin/audit?limit=25&action=logout'], requests));
+  const actors = (await get('/admin/audit?limit=10').then((r) => r.json())).entries.map((e) => e.payload.actor_id);
+  results.push(await scenario('audit cursor, one user\'s trail (rare)', server.base, token,
+    actors.map((id) => `/admin/audit?limit=25&user_id=${id}`), Math.min(requests, 20)));
+  return results;
 }
 
 async function main() {
@@ -107,6 +136,16 @@ async function main() {
   const server = await startServer();
   const now = Math.floor(Date.now() / 1000);
   const token = signHs256({ sub: 'bench', role: 'service_role', aud: 'authenticated', iat: now, exp: now + 3600 }, server.secret);
+  if (process.argv.includes('--audit')) {
+    try {
+      const results = await auditScenarios(server, token, requests);
+      const worst = results.reduce((a, b) => (a.p95 > b.p95 ? a : b));
+      console.log(`worst p95: ${worst.p95.toFixed(1)} ms (${worst.name}); load average ${require('node:os').loadavg()[0].toFixed(1)}`);
+    } finally {
+      await server.stop();
+    }
+    return;
+  }
   try {
     const head = await fetch(`${server.base}/admin/users?per_page=1`, { headers: { authorization: `Bearer ${token}` } });
     if (head.status !== 200) throw new Error(`GET /admin/users: ${head.status} ${await head.text()}`);

@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // Seeds N users (with their email identity) into a real PostgreSQL database, fast.
 //
-//   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/kz_bench_users node seed-users.js 1000000
+//   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/kz_bench_users node seed-users.js 1000000 [--audit 1000000]
+//
+// --audit M also adds M audit log entries (for `admin-list.js --audit`).
 //
 // The database named by BENCH_DATABASE_URL is created when missing and migrated with
 // @keyzone/db's migrateAuth (run `pnpm --filter @keyzone/db build` first). Existing users are kept;
@@ -89,10 +91,39 @@ SELECT gen_random_uuid(), id::text, id,
 FROM new_users`;
 }
 
+// Audit entries as the server writes them (GoTrue's payload), newest every 3 seconds back from 2026, from 20,000
+// actors (each ~1 in 20,000 of the log: the trail of one user is a rare filter, the worst case of a keyset walk) and
+// four actions (each ~25 %).
+function auditBatchSql() {
+  const action = `(${sqlArray(['login', 'token_refreshed', 'user_modified', 'logout'])})[(1 + g % 4)::int]`;
+  return `
+INSERT INTO auth.audit_log_entries (instance_id, id, payload, created_at, ip_address)
+SELECT '00000000-0000-0000-0000-000000000000', gen_random_uuid(),
+       json_build_object('actor_id', md5('actor' || (g % 20000))::uuid, 'actor_username', 'actor' || (g % 20000) || '@bench.example',
+                         'action', ${action}, 'log_type', 'account', 'traits', json_build_object('provider', 'email')),
+       timestamptz '2026-01-01' - g * interval '3 seconds', '127.0.0.1'
+FROM generate_series($1::bigint, $2::bigint) AS g`;
+}
+
+async function seedAudit(client, n) {
+  const { rows } = await client.query('SELECT count(*)::bigint AS n FROM auth.audit_log_entries');
+  const start = Number(rows[0].n) + 1;
+  const t0 = Date.now();
+  for (let from = start; from < start + n; from += BATCH) {
+    await client.query(auditBatchSql(), [from, Math.min(start + n - 1, from + BATCH - 1)]);
+    process.stdout.write(`\rseeded ${Math.min(n, from + BATCH - start)}/${n} audit entries`);
+  }
+  process.stdout.write('\n');
+  await client.query('VACUUM (ANALYZE) auth.audit_log_entries');
+  console.log(`audit entries done in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+}
+
 async function main() {
   const n = Number(process.argv[2]);
-  if (!Number.isInteger(n) || n <= 0) {
-    console.error('usage: node seed-users.js <N>   (database: BENCH_DATABASE_URL, default ' + DEFAULT_URL + ')');
+  const auditAt = process.argv.indexOf('--audit');
+  const audit = auditAt > 0 ? Number(process.argv[auditAt + 1]) : 0;
+  if (!Number.isInteger(n) || n <= 0 || !Number.isInteger(audit) || audit < 0) {
+    console.error('usage: node seed-users.js <N> [--audit <M>]   (database: BENCH_DATABASE_URL, default ' + DEFAULT_URL + ')');
     process.exit(2);
   }
   const url = process.env.BENCH_DATABASE_URL || DEFAULT_URL;
@@ -121,6 +152,7 @@ async function main() {
     await client.query('VACUUM (ANALYZE) auth.users');
     await client.query('VACUUM (ANALYZE) auth.identities');
     console.log(`done in ${((Date.now() - t0) / 1000).toFixed(1)} s; users ${start}..${end} in ${databaseName(url)}`);
+    if (audit > 0) await seedAudit(client, audit);
   } finally {
     await client.end();
   }

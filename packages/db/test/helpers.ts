@@ -19,6 +19,7 @@ export const AUTH_MIGRATIONS = [
   '202611300100_web3_nonces',
   '202611300200_mfa_recovery_codes',
   '202612010100_admin_console_filters',
+  '202612020100_audit_log_trail',
 ];
 
 export const AUTH_TABLES = [

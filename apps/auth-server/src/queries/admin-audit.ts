@@ -55,13 +55,22 @@ export async function countAuditEntries(db: Executor, filters: AuditFilters = {}
   return Number(row.count);
 }
 
-/** The statement of a cursor page (newest first, as the page mode), built apart so a test can EXPLAIN it. */
-export function auditPageAfterStatement(db: Executor, q: { limit: number; after?: KeysetPosition; filters?: AuditFilters }) {
-  const filters = q.filters ?? {};
+export interface AuditCursorQuery {
+  limit: number;
+  after?: KeysetPosition;
+  filters?: AuditFilters;
+}
+
+type CursorRow = AuditEntryRow & { position_at: string };
+
+/** One ordered, limited read of the log after the position: what `match` and the filters other than userId allow. */
+function cursorBranch(db: Executor, q: AuditCursorQuery, match?: RawBuilder<SqlBool>) {
+  const filters = { ...q.filters, userId: undefined };
   return db
     .selectFrom('auth.audit_log_entries')
     .select(['instance_id', 'id', 'payload', 'created_at', 'ip_address'])
     .select(positionText(sql.ref('created_at')).as('position_at'))
+    .$if(match !== undefined, (b) => b.where(match!))
     .$if(q.after !== undefined, (b) => b.where(afterPosition({ createdAt: sql.ref('created_at'), id: sql.ref('id') }, q.after!, 'desc') as RawBuilder<SqlBool>))
     .$if(hasFilters(filters), (b) => b.where((eb) => filterExpression(eb, filters)))
     .orderBy('created_at', 'desc')
@@ -69,11 +78,22 @@ export function auditPageAfterStatement(db: Executor, q: { limit: number; after?
     .limit(q.limit);
 }
 
+/**
+ * The statement of a cursor page (newest first, as the page mode), built apart so a test can EXPLAIN it. A user's
+ * trail (entries they did OR that name them) is two reads, each from its own index in listing order (the
+ * audit_log_trail migration), merged: an OR would make PostgreSQL collect and sort every entry of the user, or walk
+ * the whole log when they have few. An entry a user did to themselves is taken from the first read only.
+ */
+export function auditPageAfterStatement(db: Executor, q: AuditCursorQuery): RawBuilder<CursorRow> {
+  const userId = q.filters?.userId;
+  if (!userId) return sql<CursorRow>`${cursorBranch(db, q)}`;
+  const asActor = cursorBranch(db, q, sql<SqlBool>`payload->>'actor_id' = ${userId}`);
+  const asSubject = cursorBranch(db, q, sql<SqlBool>`payload->'traits'->>'user_id' = ${userId} AND (payload->>'actor_id') IS DISTINCT FROM ${userId}`);
+  return sql<CursorRow>`SELECT * FROM (${asActor} UNION ALL ${asSubject}) AS trail ORDER BY created_at DESC, id ASC LIMIT ${q.limit}`;
+}
+
 /** Up to `limit` entries after the position, each with its own position (for the next cursor). */
-export async function findAuditPageAfter(
-  db: Executor,
-  q: { limit: number; after?: KeysetPosition; filters?: AuditFilters },
-): Promise<Array<AuditEntryRow & { position: KeysetPosition }>> {
-  const rows = await auditPageAfterStatement(db, q).execute();
+export async function findAuditPageAfter(db: Executor, q: AuditCursorQuery): Promise<Array<AuditEntryRow & { position: KeysetPosition }>> {
+  const { rows } = await auditPageAfterStatement(db, q).execute(db);
   return rows.map(({ position_at, ...row }) => ({ ...(row as AuditEntryRow), position: { createdAt: position_at, id: row.id } }));
 }

@@ -20,6 +20,7 @@ import * as m202611290100 from './202611290100_custom_oauth_providers';
 import * as m202611300100 from './202611300100_web3_nonces';
 import * as m202611300200 from './202611300200_mfa_recovery_codes';
 import * as m202612010100 from './202612010100_admin_console_filters';
+import * as m202612020100 from './202612020100_audit_log_trail';
 
 export const authMigrations: ReadonlyArray<readonly [string, AuthMigrationUp]> = [
   ['202611230200_core_tables', m202611230200.up],
@@ -39,6 +40,7 @@ export const authMigrations: ReadonlyArray<readonly [string, AuthMigrationUp]> =
   ['202611300100_web3_nonces', m202611300100.up],
   ['202611300200_mfa_recovery_codes', m202611300200.up],
   ['202612010100_admin_console_filters', m202612010100.up],
+  ['202612020100_audit_log_trail', m202612020100.up],
 ];
 
 /** Migrations for one namespace (already validated), bound to its table names. */
