@@ -130,6 +130,7 @@ export interface DnsAuditLogTable {
   api_token_name: ColumnType<string | null, string | null | undefined, string | null>;
   tsig_key_id: ColumnType<number | null, number | null | undefined, number | null>;
   tsig_key_name: ColumnType<string | null, string | null | undefined, string | null>;
+  txid: ColumnType<string | null, never, never>; // int8: the writing transaction (default txid_current()), ties entries to dns.zone_serials (202612020200)
 }
 
 export interface DnsDatabase {
@@ -299,4 +300,18 @@ export interface DnsTsigKeysTable {
 
 export interface DnsDatabase {
   'dns.tsig_keys': DnsTsigKeysTable;
+}
+
+// --- every serial a zone took, by transaction (migration 202612020200_zone_serial_history; written by a trigger) ---
+export interface DnsZoneSerialsTable {
+  id: Generated<string>;                     // bigserial
+  zone_id: number;
+  serial: string;                            // int8
+  previous: string | null;                   // int8: the serial before (null when the zone was created)
+  txid: string;                              // int8: txid_current() of the writing transaction
+  at: Date;
+}
+
+export interface DnsDatabase {
+  'dns.zone_serials': DnsZoneSerialsTable;
 }
