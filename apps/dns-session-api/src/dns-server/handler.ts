@@ -8,6 +8,7 @@ import { CLASS, FormatError, OPCODE, RCODE, parseMessage, type RawMessage } from
 import { AnswerSigner, TSIG_ERROR, appendUnsignedTsig, tsigOf, verifyRequest, type TsigRecord } from './tsig';
 import { soaRecord, wireRecord } from './wire';
 import type { UpdateHandler } from './update-hook';
+import { planIxfr } from './ixfr';
 
 export interface Transport {
   protocol: 'udp' | 'tcp';
@@ -22,6 +23,8 @@ const AA = 1 << 10;
 const RD = 1 << 8;
 /** Room left in a transfer message for its TSIG RR (the largest, hmac-sha512, is well under 200 octets). */
 const TRANSFER_MESSAGE_BYTES = 16_000;
+/** A UDP answer without EDNS (the listener truncates anything larger). */
+const UDP_ANSWER_BYTES = 512;
 
 interface Context {
   deps: Deps;
@@ -124,10 +127,25 @@ async function query(ctx: Context): Promise<Answers> {
   if (ctx.transport.protocol === 'udp') {
     // RFC 1995 §2: an IXFR over UDP that does not fit is answered with the SOA alone (try TCP); AXFR is TCP only.
     if (q.type === 'AXFR') return [finish(ctx, encode(ctx, RCODE.REFUSED))];
-    const snapshot = await zoneSnapshot(deps.db, zone.id);
-    return [finish(ctx, encode(ctx, RCODE.NOERROR, { flags: AA, answers: snapshot ? [soaRecord(zone.name, zone.ttl, snapshot.soa)] : [] }))];
+    return [await udpIxfr(ctx, zone.id)];
   }
   return transfer(ctx, zone.id);
+}
+
+/** The client's serial: the SOA an IXFR carries in its authority section. */
+const ixfrSerial = (ctx: Context) => (ctx.request.authorities.find((r) => r.type === 'SOA')?.data as { serial?: number } | undefined)?.serial;
+
+/** An IXFR over UDP: the incremental answer when it fits one datagram, else the SOA alone. */
+async function udpIxfr(ctx: Context, zoneId: number): Promise<Buffer> {
+  const serial = ixfrSerial(ctx);
+  const plan = serial === undefined ? undefined : await planIxfr(ctx.deps.db, zoneId, serial);
+  if (plan?.kind === 'records' && plan.records.length > 1) {
+    // Signing changes the size: encode, sign, then measure (the signer is per request, so one signing only).
+    const message = encode(ctx, RCODE.NOERROR, { flags: AA, answers: plan.records });
+    if (message.length + (ctx.signer ? 200 : 0) <= UDP_ANSWER_BYTES) return finish(ctx, message);
+  }
+  const snapshot = plan?.snapshot ?? (await zoneSnapshot(ctx.deps.db, zoneId));
+  return finish(ctx, encode(ctx, RCODE.NOERROR, { flags: AA, answers: snapshot ? [soaRecord(snapshot.zone.name, snapshot.zone.ttl, snapshot.soa)] : [] }));
 }
 
 /** The zone by RFC 5936: SOA, every record, SOA, in messages of ~16 kB, each signed in turn. */
@@ -136,13 +154,15 @@ async function transfer(ctx: Context, zoneId: number): Promise<Answers> {
   if (!snapshot) return [finish(ctx, encode(ctx, RCODE.REFUSED))];
   const { zone, soa } = snapshot;
   const q = ctx.request.questions[0]!;
-  // IXFR (RFC 1995): a client already at this serial gets the SOA alone; otherwise the whole zone, as §4 allows
-  // when the differences cannot be given (Keyzone's history is per record, not per serial).
-  const clientSerial = ctx.request.authorities.find((r) => r.type === 'SOA')?.data as { serial?: number } | undefined;
-  const soaRr = soaRecord(zone.name, zone.ttl, soa);
-  if (q.type === 'IXFR' && clientSerial?.serial !== undefined && serialNotBehind(clientSerial.serial, soa.serial)) {
-    return [finish(ctx, encode(ctx, RCODE.NOERROR, { flags: AA, answers: [soaRr] }))];
+  // IXFR (RFC 1995, ixfr.ts): the differences since the client's serial from the history, the SOA alone when the
+  // client is current; the whole zone when the history cannot give the differences (§4 allows it).
+  const clientSerial = ixfrSerial(ctx);
+  if (q.type === 'IXFR' && clientSerial !== undefined) {
+    const plan = await planIxfr(ctx.deps.db, zoneId, clientSerial);
+    if (plan?.kind === 'records') return inMessages(ctx, plan.records);
+    if (plan) ctx.deps.log.info({ zone: zone.name, from: clientSerial, to: plan.snapshot.soa.serial, reason: plan.reason }, 'IXFR answered with the whole zone');
   }
+  const soaRr = soaRecord(zone.name, zone.ttl, soa);
   const records: unknown[] = [soaRr];
   for (const r of snapshot.records) {
     const wire = wireRecord(r);
@@ -153,6 +173,11 @@ async function transfer(ctx: Context, zoneId: number): Promise<Answers> {
     records.push(wire);
   }
   records.push(soaRr);
+  return inMessages(ctx, records);
+}
+
+/** A transfer's records in messages of ~16 kB, each signed in turn. */
+function inMessages(ctx: Context, records: unknown[]): Answers {
   const messages: Buffer[] = [];
   let batch: unknown[] = [];
   let size = 0;
@@ -169,9 +194,4 @@ async function transfer(ctx: Context, zoneId: number): Promise<Answers> {
   }
   if (batch.length > 0) flush();
   return messages;
-}
-
-/** RFC 1982: whether serial a is at or after b. */
-function serialNotBehind(a: number, b: number): boolean {
-  return a === b || ((a - b + 2 ** 32) % 2 ** 32) < 2 ** 31;
 }

@@ -141,13 +141,18 @@ describe('the DNS listener', () => {
     expect(out.match(/\sIN\s+SOA\s/g)).toHaveLength(2);
   });
 
-  it('answers IXFR at the current serial with the SOA alone, and a full transfer otherwise (RFC 1995 §4)', async () => {
+  it('answers IXFR at the current serial with the SOA alone, behind it with the difference (ixfr.test.ts), and a full transfer for a serial it does not know (RFC 1995 §4)', async () => {
     const serial = Number(/\sSOA\s+\S+\s+\S+\s+(\d+)/.exec(await dig(nameOf(zone), 'SOA'))![1]);
     const current = await dig('-y', yOf(transferKey), nameOf(zone), `IXFR=${serial}`);
     expect(current.match(/\sIN\s+SOA\s/g)).toHaveLength(1);
+    // The last change added the TXT record: new SOA, old SOA, new SOA, the TXT, new SOA.
     const behind = await dig('-y', yOf(transferKey), nameOf(zone), `IXFR=${serial - 1}`);
-    expect(behind.match(/\sIN\s+SOA\s/g)).toHaveLength(2);
-    expect(behind).toMatch(/IN\s+A\s+192\.0\.2\.10/);
+    expect(behind.match(/\sIN\s+SOA\s/g)).toHaveLength(4);
+    expect(behind).toMatch(/IN\s+TXT\s+"hello" "world"/);
+    expect(behind).not.toMatch(/IN\s+A\s+192\.0\.2\.10/);
+    const unknown = await dig('-y', yOf(transferKey), nameOf(zone), 'IXFR=1');
+    expect(unknown.match(/\sIN\s+SOA\s/g)).toHaveLength(2);
+    expect(unknown).toMatch(/IN\s+A\s+192\.0\.2\.10/);
   });
 
   it('answers NOTAUTH with BADSIG for a wrong secret, BADKEY for an unknown key, BADTIME outside the window', async () => {

@@ -3,6 +3,7 @@
 import { createClientAddressResolver, normalizeAddress } from '@keyzone/config';
 import type { Deps } from '../../deps';
 import { normalizeName, zoneFileRecords, type ZoneRecord } from '../../dns';
+import type { Db } from '../../queries/db';
 import { findLiveZoneRecords } from '../../queries/zone-records';
 import { isInSubtree } from '../../queries/groups';
 import { findLiveZoneByName, findZoneNameservers, type ZoneRow } from '../../queries/zones';
@@ -41,17 +42,20 @@ export interface ZoneSnapshot {
 
 /** The zone as served (apex NS and glue derived from its nameservers), read in one repeatable-read transaction. */
 export async function zoneSnapshot(db: Deps['db'], zoneId: number): Promise<ZoneSnapshot | undefined> {
-  return db.transaction().setIsolationLevel('repeatable read').execute(async (trx) => {
-    const zone = await trx.selectFrom('dns.zones').select('name').where('id', '=', zoneId).where('deleted_at', 'is', null).executeTakeFirst();
-    if (!zone) return undefined;
-    const row = await findLiveZoneByName(trx, zone.name);
-    if (!row) return undefined;
-    const nameservers = (await findZoneNameservers(trx, [row.id])).get(row.id) ?? [];
-    const stored = (await findLiveZoneRecords(trx, row.id)).map(toZoneRecord);
-    const soaFields = { rname: row.mailaddr, serial: row.serial, refresh: row.refresh, retry: row.retry, expire: row.expire, minimum: row.minimum };
-    const records = zoneFileRecords({ name: row.name, ttl: row.ttl, soa: soaFields, nameservers, records: stored });
-    const firstNs = records.find((r) => r.type === 'NS' && r.owner === row.name);
-    const mname = nameservers[0] ? normalizeName(nameservers[0].name) : firstNs ? String(firstNs.rdata.dname) : row.name;
-    return { zone: row, soa: { mname, ...soaFields }, records };
-  });
+  return db.transaction().setIsolationLevel('repeatable read').execute((trx) => readZoneSnapshot(trx, zoneId));
+}
+
+/** The zone as served, read in the caller's transaction (repeatable read, for a consistent view). */
+export async function readZoneSnapshot(trx: Db, zoneId: number): Promise<ZoneSnapshot | undefined> {
+  const zone = await trx.selectFrom('dns.zones').select('name').where('id', '=', zoneId).where('deleted_at', 'is', null).executeTakeFirst();
+  if (!zone) return undefined;
+  const row = await findLiveZoneByName(trx, zone.name);
+  if (!row) return undefined;
+  const nameservers = (await findZoneNameservers(trx, [row.id])).get(row.id) ?? [];
+  const stored = (await findLiveZoneRecords(trx, row.id)).map(toZoneRecord);
+  const soaFields = { rname: row.mailaddr, serial: row.serial, refresh: row.refresh, retry: row.retry, expire: row.expire, minimum: row.minimum };
+  const records = zoneFileRecords({ name: row.name, ttl: row.ttl, soa: soaFields, nameservers, records: stored });
+  const firstNs = records.find((r) => r.type === 'NS' && r.owner === row.name);
+  const mname = nameservers[0] ? normalizeName(nameservers[0].name) : firstNs ? String(firstNs.rdata.dname) : row.name;
+  return { zone: row, soa: { mname, ...soaFields }, records };
 }
