@@ -219,6 +219,11 @@ describe('loadDnsConfig', () => {
     expect(loadDnsConfig({ dir: notify, env: {} }).dns.notify).toEqual({ 'example.com.': [
       { address: '192.0.2.53', port: 53 }, { address: '127.0.0.1', port: 5300 }, { address: '2001:db8::53', port: 5353 }, { address: '2001:db8::1', port: 53 },
     ] });
+    // A secondary listed with a TSIG key (a key made through the API, by name) is sent the NOTIFY signed with it.
+    const signed = appConfig({ 'config/dns.yml': 'default:\n  notify:\n    example.com:\n      - { address: "192.0.2.53:5300", key: Peer.Example. }\n      - 192.0.2.54\n' });
+    expect(loadDnsConfig({ dir: signed, env: {} }).dns.notify).toEqual({ 'example.com.': [{ address: '192.0.2.53', port: 5300, key: 'peer.example' }, { address: '192.0.2.54', port: 53 }] });
+    const badSigned = appConfig({ 'config/dns.yml': 'default:\n  notify:\n    example.com:\n      - { address: "192.0.2.53", keys: x }\n' });
+    expect(() => loadDnsConfig({ dir: badSigned, env: {} })).toThrow();
     const badNotify = appConfig({ 'config/dns.yml': 'default:\n  notify:\n    example.com: ["ns2.example.com"]\n' });
     expect(configError(() => loadDnsConfig({ dir: badNotify, env: {} })).problems.join('\n')).toMatch(/expected an address, optionally with :port/);
     const bad = appConfig({ 'config/dns.yml': 'default:\n  transfer_peers:\n    example.com: [nowhere]\n' });

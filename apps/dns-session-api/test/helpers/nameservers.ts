@@ -2,7 +2,7 @@
 // (Debian's pdns-server with the sqlite3 backend, webserver and API on) and BIND (named, loading the include
 // file Keyzone writes). `dig` asks them.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, openSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 
@@ -94,7 +94,8 @@ export interface Bind {
 }
 
 /** `options`: more statements for named.conf's options block (e.g. `max-records 20;`). */
-export async function startBind(dir: string, options = ''): Promise<Bind> {
+/** `logFile`: where named's log goes (it runs with -g, which sends every log category to stderr). */
+export async function startBind(dir: string, options = '', logFile?: string): Promise<Bind> {
   const zonesDir = path.join(dir, 'zones');
   mkdirSync(zonesDir, { recursive: true });
   const includeFile = 'keyzone-zones.conf';
@@ -117,7 +118,7 @@ include "${keyFile}";
 controls { inet 127.0.0.1 port ${controlPort} allow { 127.0.0.1; } keys { "rndc-key"; }; };
 include "${path.join(zonesDir, includeFile)}";
 `);
-  const child = spawn('named', ['-g', '-c', path.join(dir, 'named.conf')], { stdio: 'ignore' });
+  const child = spawn('named', ['-g', '-c', path.join(dir, 'named.conf')], { stdio: ['ignore', 'ignore', logFile ? openSync(logFile, 'a') : 'ignore'] });
   await eventually('BIND to answer', async () => {
     try {
       await dig(dnsPort, 'localhost.', 'A');

@@ -226,7 +226,8 @@ export function loadDnsConfig(options: LoadDnsConfigOptions = {}): DnsConfig {
         `${zone.toLowerCase().replace(/\.$/, '')}.`, peers,
       ])),
       notify: Object.fromEntries(Object.entries(yml.dns.notify).map(([zone, targets]) => [
-        `${zone.toLowerCase().replace(/\.$/, '')}.`, targets.map((t) => parseHostPort(t)!),
+        `${zone.toLowerCase().replace(/\.$/, '')}.`,
+        targets.map((t) => (typeof t === 'string' ? parseHostPort(t)! : { ...parseHostPort(t.address)!, ...(t.key ? { key: t.key.trim().toLowerCase().replace(/\.$/, '') } : {}) })),
       ])),
       notifyPollSeconds: yml.dns.notify_poll_seconds,
       notifyRetrySeconds: yml.dns.notify_retry_seconds,

@@ -88,7 +88,7 @@ export interface DnsConfig {
     maxTransfers: number;              // dns.yml max_transfers: concurrent AXFR/IXFR answers, default 10
     udpAnswersPerClientPerSecond: number; // dns.yml udp_answers_per_client_per_second, default 50
     transferPeers: Record<string, string[]>; // dns.yml transfer_peers: zone (absolute, lowercase) → addresses/CIDRs
-    notify: Record<string, Array<{ address: string; port: number }>>; // dns.yml notify: zone (absolute, lowercase) → secondaries
+    notify: Record<string, Array<{ address: string; port: number; key?: string }>>; // dns.yml notify: zone (absolute, lowercase) → secondaries (key: the TSIG key name signing the NOTIFY)
     notifyPollSeconds: number;         // dns.yml notify_poll_seconds: how often serials are compared, default 2
     notifyRetrySeconds: number;        // dns.yml notify_retry_seconds: wait for an answer before sending again, default 15
     notifyRetries: number;             // dns.yml notify_retries: further sends after the first, default 5

@@ -30,6 +30,8 @@ export function parseHostPort(value: string): { address: string; port: number } 
   return { address, port };
 }
 
+const hostPort = z.string().refine((v) => parseHostPort(v) !== undefined, 'expected an address, optionally with :port');
+
 export const dnsYamlSchema = z.strictObject({
   http: z.strictObject({
     host: z.string().min(1).default('127.0.0.1'),
@@ -124,8 +126,12 @@ export const dnsYamlSchema = z.strictObject({
     // Addresses (or CIDR blocks) allowed to transfer a zone without a TSIG key, by zone name.
     transfer_peers: z.record(z.string().min(1), z.array(z.string().min(1))
       .refine((v) => parseTrustedProxies(v.join(',')) !== undefined, 'expected IP addresses or CIDR blocks')).default({}),
-    // Secondaries sent a NOTIFY (RFC 1996) when a zone's serial changes, by zone name: "192.0.2.53", "192.0.2.53:5300", "[2001:db8::53]:53".
-    notify: z.record(z.string().min(1), z.array(z.string().refine((v) => parseHostPort(v) !== undefined, 'expected an address, optionally with :port'))).default({}),
+    // Secondaries sent a NOTIFY (RFC 1996) when a zone's serial changes, by zone name: "192.0.2.53", "192.0.2.53:5300", "[2001:db8::53]:53",
+    // or { address: "192.0.2.53:5300", key: "<TSIG key name>" } to sign the NOTIFY with that key (one made through the API).
+    notify: z.record(z.string().min(1), z.array(z.union([
+      hostPort,
+      z.strictObject({ address: hostPort, key: z.string().min(1).max(253).optional() }),
+    ]))).default({}),
     notify_poll_seconds: z.number().min(0.1).default(2),
     notify_retry_seconds: z.number().min(0.1).default(15),
     notify_retries: z.number().int().min(0).max(20).default(5),
