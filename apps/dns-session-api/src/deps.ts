@@ -26,6 +26,8 @@ export interface Deps {
   telemetry?: Telemetry;
   /** Zone publishing (publish.yml enabled): main.ts starts it; requests kick it after they answer. */
   publisher: Publisher | undefined;
+  /** The refresher of zones kept as secondaries of outside primaries (cli/serve.ts sets it): kicked by a NOTIFY from a primary. */
+  secondaries?: { kick(): void };
   /** The console's built pages (default dist/console; a test may point elsewhere, e.g. at a folder with no build). */
   consoleDir?: string;
 }

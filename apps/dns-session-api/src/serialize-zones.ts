@@ -133,6 +133,8 @@ export const auditEntrySchema = z.object({
   object_id: z.number().int(),
   action: z.enum(['create', 'update', 'delete', 'restore']),
   user: z.object({ id: z.number().int().nullable() }),
+  actor: z.string().nullable().optional()
+    .meta({ description: 'A system actor that made the change without a user (the secondary refresher: "secondary-refresh"); user.id is null then' }),
   at: z.string(),
   ip: z.string().nullable().meta({ description: "The client's address (behind trusted proxies, the client's own); null when unknown" }),
   api_token: z.object({ id: z.number().int(), name: z.string() }).nullable()
@@ -147,7 +149,7 @@ export type AuditEntryWire = z.infer<typeof auditEntrySchema>;
 export function serializeAuditEntry(row: AuditRow): AuditEntryWire {
   return {
     id: Number(row.id), object: row.object_type, object_id: row.object_id, action: row.action,
-    user: { id: row.user_id }, at: row.at.toISOString(), ip: row.ip,
+    user: { id: row.user_id }, actor: row.actor_name ?? null, at: row.at.toISOString(), ip: row.ip,
     api_token: row.api_token_id === null ? null : { id: row.api_token_id, name: row.api_token_name ?? '' },
     tsig_key: row.tsig_key_id === null ? null : { id: row.tsig_key_id, name: row.tsig_key_name ?? '' }, before: row.before, after: row.after,
   };

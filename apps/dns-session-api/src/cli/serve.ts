@@ -9,6 +9,7 @@ import { buildDeps } from '../deps';
 import { systemClock } from '../clock';
 import { listen, urlOf } from '../http/server';
 import { deleteExpiredSessions } from '../queries/sessions';
+import { SecondaryRefresher } from '../services/zones/secondary/refresher';
 import { API_VERSION } from '../version';
 import { APP_NAME, loadConfig, openDatabase } from './context';
 
@@ -48,6 +49,10 @@ async function serve(): Promise<void> {
   const deps = buildDeps({ config, db, log, telemetry });
   const server = await listen(createApp(deps), config.http);
   deps.publisher?.start();
+  // Zones kept as secondaries of outside primaries (issue 44): refreshed by every instance, a lease per zone.
+  const secondaries = new SecondaryRefresher(deps);
+  deps.secondaries = secondaries;
+  secondaries.start();
   // dns.yml: the DNS listener (issue 44), loaded only when enabled.
   const dnsListener = config.dns.enabled ? await (await import('../dns-server/listener.js')).startDnsListener(deps) : undefined;
   if (dnsListener) log.info({ address: config.dns.address, udp: dnsListener.udpPort, tcp: dnsListener.tcpPort }, 'DNS listener started');
@@ -66,6 +71,7 @@ async function serve(): Promise<void> {
     clearInterval(prune);
     server.close(() => {
       Promise.resolve(dnsListener?.close())
+        .then(() => secondaries.stop())
         .then(() => deps.publisher?.stop())
         .then(() => telemetry?.shutdown())
         .then(() => db.destroy())

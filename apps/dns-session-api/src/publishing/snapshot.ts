@@ -6,6 +6,7 @@ import { normalizeName, type ExportZone } from '../dns';
 import type { Db } from '../queries/db';
 import { findLiveRecordsAt, findLiveZoneRecords } from '../queries/zone-records';
 import { findZoneById, findZoneNameservers } from '../queries/zones';
+import { isExpiredSecondary } from '../queries/secondary-zones';
 import { toZoneRecord } from '../services/zones/zone-rules';
 
 export interface ZoneSnapshot {
@@ -24,7 +25,9 @@ export async function zoneSnapshot(db: Db, zoneId: number, nameserverId: number,
   if (!row) return undefined;
   const serial = Number(row.serial);
   const nameservers = (await findZoneNameservers(db, [zoneId])).get(zoneId) ?? [];
-  if (row.deleted_at || !nameservers.some((ns) => ns.id === nameserverId)) return { name: row.name, zone: undefined, dnssec: false, nsec3: false, serial };
+  // An expired secondary zone (issue 44) is withdrawn as a deleted one is: a secondary ceases serving it (RFC 1034 §4.3.5).
+  const withdrawn = row.deleted_at !== null || (await isExpiredSecondary(db, zoneId));
+  if (withdrawn || !nameservers.some((ns) => ns.id === nameserverId)) return { name: row.name, zone: undefined, dnssec: false, nsec3: false, serial };
   const rows = owners
     ? await findLiveRecordsAt(db, zoneId, [...new Set([...owners, normalizeName(row.name), ...nameservers.map((ns) => normalizeName(ns.name))])])
     : await findLiveZoneRecords(db, zoneId);

@@ -20,9 +20,11 @@ export interface AuditRow {
   api_token_name: string | null;
   tsig_key_id: number | null;
   tsig_key_name: string | null;
+  /** A system actor (the secondary refresher) when no user made the change. */
+  actor_name?: string | null;
 }
 
-const columns = ['id', 'object_type', 'object_id', 'zone_id', 'action', 'user_id', 'at', 'before', 'after', 'ip', 'api_token_id', 'api_token_name', 'tsig_key_id', 'tsig_key_name'] as const;
+const columns = ['id', 'object_type', 'object_id', 'zone_id', 'action', 'user_id', 'at', 'before', 'after', 'ip', 'api_token_id', 'api_token_name', 'tsig_key_id', 'tsig_key_name', 'actor_name'] as const;
 
 export async function insertAuditEntry(db: Db, entry: Omit<AuditRow, 'id'>): Promise<void> {
   await db

@@ -17,6 +17,7 @@ import { userRoutes } from './users';
 import { zoneDelegationRoutes } from './zone-delegations';
 import { zoneRecordRoutes } from './zone-records';
 import { zoneRoutes } from './zones';
+import { zoneSecondaryRoutes } from './zone-secondary';
 
 export const routeFamilies: RouteFamily[] = [
   sessionRoutes,
@@ -31,6 +32,7 @@ export const routeFamilies: RouteFamily[] = [
   nameserverRoutes,
   zoneRoutes,
   zoneDelegationRoutes,
+  zoneSecondaryRoutes,
   zoneRecordRoutes,
   publishNowRoutes,
   healthRoutes,

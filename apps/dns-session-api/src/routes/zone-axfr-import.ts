@@ -21,7 +21,10 @@ export const zoneAxfrImportRoutes: RouteFamily = {
       method: 'post', path: '/zone/import-axfr', auth: 'session', permission: ['zone_create', 'zonerecord_create'],
       summary: 'Create a zone by transferring it (AXFR) from a running nameserver',
       description: 'Administrators only (it opens a connection to the address given). The transfer is verified with the TSIG key when one is ' +
-        'given, then imported as POST /zone/import imports a zone file: the same checks, all or nothing.',
+        'given (`key`, or a stored key: `tsig_key_id`), then imported as POST /zone/import imports a zone file: the same checks, all or nothing. ' +
+        'With `keep_secondary` the zone stays a secondary of that primary: checked every SOA refresh (retry after a failure), transferred again ' +
+        'when its serial is newer, NOTIFY accepted from it, its records read-only in Keyzone, no longer served after the SOA expire without an ' +
+        'answer (GET/PUT/DELETE /zone/<id>/secondary).',
       body: z.object({
         zone: z.string().trim().min(1).max(255),
         server: z.string().trim().min(2).max(45).meta({ description: 'The nameserver\'s IP address' }),
@@ -29,6 +32,8 @@ export const zoneAxfrImportRoutes: RouteFamily = {
         key: z.object({ name: z.string().trim().min(1).max(253), algorithm: z.enum(TSIG_ALGORITHMS), secret: z.string().min(1).max(200) }).strict().optional(),
         gid: idNumber.optional(),
         description: z.string().max(255).optional(),
+        tsig_key_id: idNumber.optional().meta({ description: 'A stored TSIG key (POST /user/<id>/tsig-keys) instead of `key`; needed for a signed kept secondary' }),
+        keep_secondary: z.boolean().optional().meta({ description: 'Keep the zone as a secondary of this primary (refresh, retry and expire from its SOA)' }),
       }).strict(),
       bodyExample: { zone: 'example.com.', server: '192.0.2.53', port: 53, key: { name: 'transfer.example', algorithm: 'hmac-sha256', secret: 'base64…' } },
       responses: {

@@ -232,6 +232,10 @@ export function loadDnsConfig(options: LoadDnsConfigOptions = {}): DnsConfig {
       notifyPollSeconds: yml.dns.notify_poll_seconds,
       notifyRetrySeconds: yml.dns.notify_retry_seconds,
       notifyRetries: yml.dns.notify_retries,
+      secondaryRefresh: yml.dns.secondary_refresh,
+      secondaryMinRefreshSeconds: envName === 'production' ? Math.max(30, yml.dns.secondary_min_refresh_seconds) : yml.dns.secondary_min_refresh_seconds,
+      secondaryMaxRefreshSeconds: Math.max(yml.dns.secondary_max_refresh_seconds, yml.dns.secondary_min_refresh_seconds),
+      secondaryPollSeconds: yml.dns.secondary_poll_seconds,
     },
     env: envName,
   };

@@ -92,6 +92,10 @@ export interface DnsConfig {
     notifyPollSeconds: number;         // dns.yml notify_poll_seconds: how often serials are compared, default 2
     notifyRetrySeconds: number;        // dns.yml notify_retry_seconds: wait for an answer before sending again, default 15
     notifyRetries: number;             // dns.yml notify_retries: further sends after the first, default 5
+    secondaryRefresh: boolean;         // dns.yml secondary_refresh: zones kept as secondaries of outside primaries are refreshed, default true
+    secondaryMinRefreshSeconds: number; // dns.yml secondary_min_refresh_seconds: the primary's SOA refresh/retry are clamped to at least this (30 in production at least)
+    secondaryMaxRefreshSeconds: number; // dns.yml secondary_max_refresh_seconds: … and to at most this, default 86400
+    secondaryPollSeconds: number;      // dns.yml secondary_poll_seconds: how often zones due for a refresh are looked for, default 5
   };
   env: DnsEnvironment;                 // from NODE_ENV (default development)
 }

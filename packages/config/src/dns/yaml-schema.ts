@@ -135,6 +135,12 @@ export const dnsYamlSchema = z.strictObject({
     notify_poll_seconds: z.number().min(0.1).default(2),
     notify_retry_seconds: z.number().min(0.1).default(15),
     notify_retries: z.number().int().min(0).max(20).default(5),
+    // Zones kept as secondaries of an outside primary (import-axfr keep_secondary): refreshed from the primary's SOA
+    // timers, clamped to these bounds so a primary cannot make Keyzone ask every second (production: at least 30 s).
+    secondary_refresh: z.boolean().default(true),
+    secondary_min_refresh_seconds: z.number().min(0.1).default(30),
+    secondary_max_refresh_seconds: z.number().min(1).default(86400),
+    secondary_poll_seconds: z.number().min(0.1).default(5),
   }).prefault({}),
   // The auth server's users on this API (issue 20): off unless enabled.
   auth: z.strictObject({

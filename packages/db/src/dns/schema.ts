@@ -130,6 +130,7 @@ export interface DnsAuditLogTable {
   api_token_name: ColumnType<string | null, string | null | undefined, string | null>;
   tsig_key_id: ColumnType<number | null, number | null | undefined, number | null>;
   tsig_key_name: ColumnType<string | null, string | null | undefined, string | null>;
+  actor_name: ColumnType<string | null, string | null | undefined, string | null>; // a system actor (the secondary refresher), user_id null (202612020100)
   txid: ColumnType<string | null, never, never>; // int8: the writing transaction (default txid_current()), ties entries to dns.zone_serials (202612020200)
 }
 
@@ -300,6 +301,31 @@ export interface DnsTsigKeysTable {
 
 export interface DnsDatabase {
   'dns.tsig_keys': DnsTsigKeysTable;
+}
+
+// --- zones kept as secondaries of an outside primary (migration 202612020100_secondary_zones) ---
+export interface DnsSecondaryZonesTable {
+  zone_id: number;
+  primary_address: string;                   // an IP address
+  primary_port: Generated<number>;
+  tsig_key_id: number | null;                // dns.tsig_keys: signs the SOA queries and transfers; NOTIFY signed with it is accepted
+  primary_serial: ColumnType<string | null, number | null | undefined, number | null>; // int8: the primary's serial last transferred
+  refresh: number | null;                    // the primary's SOA timers, as last seen
+  retry: number | null;
+  expire: number | null;
+  next_check_at: Date;
+  last_check_at: Date | null;
+  last_success_at: Date | null;              // the primary last answered (a check or a transfer)
+  last_transfer_at: Date | null;
+  last_error: string | null;
+  expired_at: Date | null;                   // set once `expire` passed without an answer: the zone is not served
+  lease_until: Date | null;                  // an instance is refreshing it until then
+  created_by: number | null;
+  created_at: Date;
+}
+
+export interface DnsDatabase {
+  'dns.secondary_zones': DnsSecondaryZonesTable;
 }
 
 // --- every serial a zone took, by transaction (migration 202612020200_zone_serial_history; written by a trigger) ---

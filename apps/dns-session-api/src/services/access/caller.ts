@@ -16,4 +16,6 @@ export interface Caller {
   apiToken?: { id: number; name: string };
   /** Set when the change came in a DNS UPDATE signed with a TSIG key (issue 44): the history names the key. */
   tsigKey?: { id: number; name: string };
+  /** A system actor (the secondary refresher, issue 44) acting without a user: the history names it, user_id null. */
+  system?: string;
 }

@@ -43,7 +43,7 @@ export async function createZoneDelegation(deps: Deps, caller: Caller, zoneId: n
   assertAdmin(caller, ACTION);
   const name = checkZoneFields({ zone: input.zone }).name as string;
   return deps.db.transaction().execute(async (trx) => {
-    const zone = await lockZoneForChange(trx, caller, zoneId);
+    const zone = await lockZoneForChange(trx, caller, zoneId, 'Zone', { secondaryOk: true });
     if (name === zone.name || !(isInZone(name, zone.name) || isInZone(zone.name, name))) {
       throw invalidInput('delegation', [fieldError('zone', 'not_related', `zone must be a name above or below ${zone.name}`)]);
     }
@@ -73,7 +73,7 @@ export async function withdrawZoneDelegationOf(deps: Deps, caller: Caller, zoneI
     // The name's locks as a create of that name takes them, and before any zone row as a create does (the zone is
     // above or below the name): a create relying on this delegation has committed, or will not see it.
     await lockZoneName(trx, found.name);
-    await lockZoneForChange(trx, caller, zoneId);
+    await lockZoneForChange(trx, caller, zoneId, 'Zone', { secondaryOk: true });
     const row = await findZoneDelegationById(trx, delegationId, { lock: true });
     if (!row || row.deleted_at) throw notFound('Delegation not found');
     const after = await withdrawZoneDelegation(trx, row.id, caller.userId, deps.clock.now());

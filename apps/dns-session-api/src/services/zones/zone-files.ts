@@ -13,6 +13,7 @@ import { deleteZoneRecordsLike, findLiveZoneRecords, insertZoneRecords } from '.
 import { findZoneById, findZoneNameservers, insertZone, replaceZoneNameservers, updateZone, type ZoneRow } from '../../queries/zones';
 import { idsOf, serializeZone, type Zone } from '../../serialize-zones';
 import type { Caller } from '../access/caller';
+import type { Db } from '../../queries/db';
 import { usableNsAllows } from '../directory/permission-objects';
 import { assertGroupAccess, assertGroupUsableForNewObject, canUseNameserverOf } from './dns-access';
 import { invalidZoneFile } from './dns-errors';
@@ -80,7 +81,10 @@ export async function previewZoneFileImport(deps: Deps, caller: Caller, input: I
   throw new Error('a dry run completed without rolling back');
 }
 
-export async function importZoneFile(deps: Deps, caller: Caller, input: ImportInput, options: { dryRun?: boolean } = {}): Promise<{ zone: Zone; records: number }> {
+/** `within`: more work in the import's transaction once the zone is written (import-axfr keeps it as a secondary). */
+export async function importZoneFile(
+  deps: Deps, caller: Caller, input: ImportInput, options: { dryRun?: boolean; within?: (trx: Db, zone: ZoneRow) => Promise<void> } = {},
+): Promise<{ zone: Zone; records: number }> {
   const groupId = input.gid ?? caller.groupId;
   // The zone's name is checked as POST /zone checks it (a name the nameservers cannot take is a 400 at once).
   const name = checkZoneFields({ zone: input.zone }).name as string;
@@ -165,6 +169,7 @@ export async function importZoneFile(deps: Deps, caller: Caller, input: ImportIn
     }
     await deps.audit.record(trx, { actor: caller, objectType: 'zone', objectId: zone.id, action: 'create', before: null, after: wire });
     await insertRecordCreateEntries(trx, zone.id, caller.userId, now, caller.ip ?? null);
+    await options.within?.(trx, updated);
     return { zone: wire, records: stored - dropped };
   });
 }

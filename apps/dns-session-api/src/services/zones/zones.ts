@@ -19,6 +19,8 @@ import { invalidInput } from './dns-errors';
 import { assertZoneQuota } from './quotas';
 import { checkNameserverChange } from './zone-rules';
 import { assertZonePlacement } from './zone-tenancy';
+import { findSecondaryZone } from '../../queries/secondary-zones';
+import { assertNotSecondary, secondaryZoneRefusal } from './secondary/read-only';
 
 export interface ZoneInput {
   gid?: number;
@@ -43,6 +45,7 @@ export const ZONE_SORT_KEYS = Object.keys(ZONE_SORT_COLUMNS) as [ZoneListFilter[
 export const duplicateZone = () => conflict('A zone with that name already exists');
 
 const SOA_TIMERS = ['refresh', 'retry', 'expire', 'minimum'] as const;
+const SECONDARY_SOA_FIELDS = ['mailaddr', 'refresh', 'retry', 'expire', 'minimum', 'ttl', 'serial'] as const;
 
 /** Checks the zone's own fields; returns them normalized (the API and import-nictool alike). */
 export function checkZoneFields(input: ZoneInput): Partial<ZoneValues> {
@@ -110,11 +113,16 @@ export async function zoneNsRecords(deps: Deps, caller: Caller, id: number): Pro
     .map((r) => ({ owner: r.owner, ttl: r.ttl, dname: String(r.rdata.dname) }));
 }
 
-/** A zone the caller may change, locked for the rest of the transaction (serializes changes per zone). */
-export async function lockZoneForChange(trx: Db, caller: Caller, id: number, what = 'Zone'): Promise<ZoneRow> {
+/**
+ * A zone the caller may change, locked for the rest of the transaction (serializes changes per zone). The records of
+ * a zone kept as a secondary of an outside primary are refused here (409) unless `secondaryOk` (changes that leave
+ * its records alone: deleting it, delegations).
+ */
+export async function lockZoneForChange(trx: Db, caller: Caller, id: number, what = 'Zone', options: { secondaryOk?: boolean } = {}): Promise<ZoneRow> {
   const zone = await findZoneById(trx, id, { lock: true });
   if (!zone || zone.deleted_at) throw notFound(`${what} not found`);
   await assertGroupAccess(trx, caller, zone.group_id, 'zone');
+  if (!options.secondaryOk) await assertNotSecondary(trx, zone);
   return zone;
 }
 
@@ -178,6 +186,10 @@ export async function changeZone(deps: Deps, caller: Caller, id: number, input: 
     await assertGroupAccess(trx, caller, before.group_id, 'zone');
     // A zone stored before its name was refused (a leading "-") is not restored under it: it could not be published.
     if (restoring) checkZoneFields({ zone: before.name });
+    // A secondary's SOA, serial included, is its primary's: only what is Keyzone's own (description, nameservers, group,
+    // signing) changes, and the serial stays the primary's (a newer transfer must still be newer).
+    const secondary = await findSecondaryZone(trx, id);
+    if (secondary && SECONDARY_SOA_FIELDS.some((f) => input[f] !== undefined)) throw secondaryZoneRefusal(before, secondary.primary_address);
     if (input.gid !== undefined || restoring) {
       // Moving or restoring puts the zone (back) into a group, which must be live: share-locked like a create,
       // so a concurrent DELETE /group counts it; a deleted group is a 404.
@@ -191,7 +203,8 @@ export async function changeZone(deps: Deps, caller: Caller, id: number, input: 
     // A zone moved to another group keeps its nameservers only if that group's usable_ns allows them.
     if (!input.nameservers && input.gid !== undefined) await assertUsableNsAllow(trx, input.gid, nsBefore);
     const now = deps.clock.now();
-    const after = await updateZone(trx, id, { ...fields, serial: serialAfterChange(before.serial, input.serial, now), ...(restoring ? { deleted_at: null } : {}) }, now)
+    const serial = secondary ? before.serial : serialAfterChange(before.serial, input.serial, now);
+    const after = await updateZone(trx, id, { ...fields, serial, ...(restoring ? { deleted_at: null } : {}) }, now)
       .catch((err: unknown) => {
         throw isUniqueViolation(err) ? duplicateZone() : err;
       });
@@ -212,7 +225,7 @@ export async function changeZone(deps: Deps, caller: Caller, id: number, input: 
 /** Soft delete: the zone and its records disappear from lists and exports; `deleted:false` brings them back. */
 export async function deleteZone(deps: Deps, caller: Caller, id: number): Promise<Zone> {
   return deps.db.transaction().execute(async (trx) => {
-    const before = await lockZoneForChange(trx, caller, id);
+    const before = await lockZoneForChange(trx, caller, id, 'Zone', { secondaryOk: true });
     const ns = (await findZoneNameservers(trx, [id])).get(id) ?? [];
     const now = deps.clock.now();
     const after = await updateZone(trx, id, { deleted_at: now, serial: nextSerial(before.serial, now) }, now);

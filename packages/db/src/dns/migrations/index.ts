@@ -22,6 +22,7 @@ import * as m202611282200 from './202611282200_nictool_permissions';
 import * as m202611282300 from './202611282300_zone_delegations';
 import * as m202611290100 from './202611290100_user_identities_any_subject';
 import * as m202611300500 from './202611300500_tsig_keys';
+import * as m202612020100 from './202612020100_secondary_zones';
 import * as m202612020200 from './202612020200_zone_serial_history';
 
 export const dnsMigrations: ReadonlyArray<readonly [string, Migration]> = [
@@ -45,6 +46,7 @@ export const dnsMigrations: ReadonlyArray<readonly [string, Migration]> = [
   ['202611282300_zone_delegations', m202611282300],
   ['202611290100_user_identities_any_subject', m202611290100],
   ['202611300500_tsig_keys', m202611300500],
+  ['202612020100_secondary_zones', m202612020100],
   ['202612020200_zone_serial_history', m202612020200],
 ];
 
