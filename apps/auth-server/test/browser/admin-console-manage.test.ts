@@ -3,16 +3,15 @@
 // (a bad domain shown at its field first) and deletes it, creates an OAuth 2.0-type custom provider (a refused URL
 // shown at its field first), edits it without ever seeing its secret and deletes it, and pages through the audit log
 // by its cursor. axe-core finds no serious or critical violation on these screens.
-import { generateKeyPairSync, randomUUID } from 'node:crypto';
-import https from 'node:https';
+import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { chromiumPath } from '@keyzone/ui/testing';
 import {
-  clickButton, expectAccessible, fieldErrorText, fieldId, fill, screenshot, startAdminConsoleStand, type AdminConsoleStand,
+  clickButton, expectAccessible, fieldErrorText, fieldId, fill, screenshot, startAdminConsoleStand, startConsoleIdentityProviders,
+  type AdminConsoleStand, type ConsoleIdentityProviders,
 } from '../helpers/admin-console';
-import { startOidcProvider, type OidcProvider } from '../helpers/oidc-provider';
-import { startSamlIdp, type SamlIdp } from '../helpers/saml-idp';
-import { createTestCa } from '../helpers/test-ca';
+import type { OidcProvider } from '../helpers/oidc-provider';
+import type { SamlIdp } from '../helpers/saml-idp';
 
 jest.setTimeout(240_000);
 
@@ -20,27 +19,23 @@ const browserPath = chromiumPath();
 const describeInBrowser = browserPath ? describe : describe.skip;
 
 let stand: AdminConsoleStand;
+let providers: ConsoleIdentityProviders;
 let idp: OidcProvider;
 let saml: SamlIdp;
 
 beforeAll(async () => {
   if (!browserPath) return;
-  const ca = createTestCa();
-  const leaf = ca.issue(['localhost'], ['127.0.0.1']);
-  const samlKey = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ format: 'pem', type: 'pkcs1' }) as string;
-  [idp, saml] = await Promise.all([startOidcProvider({ tls: leaf }), startSamlIdp()]);
+  providers = await startConsoleIdentityProviders();
+  ({ idp, saml } = providers);
   stand = await startAdminConsoleStand({
     browserPath,
-    env: {
-      SAML_ENABLED: 'true', SAML_PRIVATE_KEY: samlKey, OUTBOUND_ALLOWED_NETWORKS: '127.0.0.1/32',
-      PASSKEY_ENABLED: 'true', WEBAUTHN_RP_ID: 'localhost', WEBAUTHN_RP_ORIGINS: 'http://localhost:1',
-    },
-    configure: (deps) => ({ ...deps, outboundHttpsAgent: new https.Agent({ ca: ca.caPem }) }),
+    env: { ...providers.env, PASSKEY_ENABLED: 'true', WEBAUTHN_RP_ID: 'localhost', WEBAUTHN_RP_ORIGINS: 'http://localhost:1' },
+    configure: providers.configure,
   });
 }, 240_000);
 
 afterAll(async () => {
-  await Promise.all([stand?.close(), idp?.close(), saml?.close()]);
+  await Promise.all([stand?.close(), providers?.close()]);
 });
 
 describeInBrowser('managing with the admin console', () => {

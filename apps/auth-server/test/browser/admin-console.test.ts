@@ -4,20 +4,18 @@
 // provider (an HTTPS test issuer); a user without an admin role is refused; metadata holding markup stays text;
 // axe-core finds no serious or critical violation on any screen. Every action is an admin API call with the
 // admin's own token, so the audit log names the admin.
-import { generateKeyPairSync } from 'node:crypto';
-import https from 'node:https';
 import { sql } from 'kysely';
 import type { Page } from 'puppeteer-core';
 import { chromiumPath } from '@keyzone/ui/testing';
 import { call } from '../helpers/http';
 import {
-  clickButton, expectAccessible, fieldId, fill, screenshot, startAdminConsoleStand, type AdminConsoleStand, type ConsoleAdmin,
+  clickButton, expectAccessible, fieldId, fill, screenshot, startAdminConsoleStand, startConsoleIdentityProviders, type AdminConsoleStand,
+  type ConsoleAdmin, type ConsoleIdentityProviders,
 } from '../helpers/admin-console';
-import { startOidcProvider, type OidcProvider } from '../helpers/oidc-provider';
-import { startSamlIdp, type SamlIdp } from '../helpers/saml-idp';
+import type { OidcProvider } from '../helpers/oidc-provider';
+import type { SamlIdp } from '../helpers/saml-idp';
 import type { EmailTestServer } from '../helpers/email-server';
 import { startTestServer, TEST_JWT_SECRET, type TestServer } from '../helpers/server';
-import { createTestCa } from '../helpers/test-ca';
 import { signingKeys } from '../oauth-server/helpers';
 
 jest.setTimeout(240_000);
@@ -29,6 +27,7 @@ const INJECTION = '<img src=x onerror="window.__pwned=1"><script>window.__pwned=
 let stand: AdminConsoleStand;
 let server: EmailTestServer;
 let off: TestServer;
+let providers: ConsoleIdentityProviders;
 let idp: OidcProvider;
 let saml: SamlIdp;
 let admin: ConsoleAdmin;
@@ -42,15 +41,13 @@ const signIn = (page: Page, email: string, password: string) => stand.signIn(pag
 
 beforeAll(async () => {
   if (!browserPath) return;
-  const ca = createTestCa();
-  const leaf = ca.issue(['localhost'], ['127.0.0.1']);
-  const samlKey = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ format: 'pem', type: 'pkcs1' }) as string;
-  [idp, saml] = await Promise.all([startOidcProvider({ tls: leaf }), startSamlIdp()]);
+  providers = await startConsoleIdentityProviders();
+  ({ idp, saml } = providers);
   [stand, off] = await Promise.all([
     startAdminConsoleStand({
       browserPath,
-      env: { SAML_ENABLED: 'true', SAML_PRIVATE_KEY: samlKey, OUTBOUND_ALLOWED_NETWORKS: '127.0.0.1/32', OAUTH_SERVER_ENABLED: 'true', JWT_KEYS: signingKeys() },
-      configure: (deps) => ({ ...deps, outboundHttpsAgent: new https.Agent({ ca: ca.caPem }) }),
+      env: { ...providers.env, OAUTH_SERVER_ENABLED: 'true', JWT_KEYS: signingKeys() },
+      configure: providers.configure,
     }),
     startTestServer({ env: { CONSOLE_ENABLED: 'false' } }),
   ]);
@@ -70,7 +67,7 @@ beforeAll(async () => {
 }, 240_000);
 
 afterAll(async () => {
-  await Promise.all([stand?.close(), off?.close(), idp?.close(), saml?.close()]);
+  await Promise.all([stand?.close(), off?.close(), providers?.close()]);
 });
 
 describeInBrowser('the admin console', () => {

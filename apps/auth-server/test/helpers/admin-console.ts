@@ -3,12 +3,18 @@
 // file with a browser context per page (no cookie session leaks between tests), and the page helpers (typing the way
 // React sees it, fields by label, buttons by accessible name, axe, screenshots).
 import { execFileSync } from 'node:child_process';
+import { generateKeyPairSync } from 'node:crypto';
+import https from 'node:https';
 import path from 'node:path';
 import type { Browser, Page } from 'puppeteer-core';
 import { launchBrowser, seriousAccessibilityViolations } from '@keyzone/ui/testing';
 import { call } from './http';
+import type { Deps } from '../../src/deps';
 import { startEmailTestServer, type EmailTestServer } from './email-server';
+import { startOidcProvider, type OidcProvider } from './oidc-provider';
+import { startSamlIdp, type SamlIdp } from './saml-idp';
 import type { TestServerOptions } from './server';
+import { createTestCa } from './test-ca';
 import { authenticatorCode } from './totp';
 
 const ROOT = path.join(__dirname, '..', '..');
@@ -156,4 +162,30 @@ export async function expectAccessible(page: Page, screen: string): Promise<void
 
 export async function screenshot(page: Page, name: string): Promise<void> {
   if (process.env.KEYZONE_SCREENSHOTS === '1') await page.screenshot({ path: path.join(SCREENSHOTS, `auth-console-${name}.png`), fullPage: true });
+}
+
+export interface ConsoleIdentityProviders {
+  /** An OpenID Connect provider over HTTPS (a test CA's certificate), for custom providers. */
+  idp: OidcProvider;
+  /** A SAML identity provider, for SSO providers. */
+  saml: SamlIdp;
+  /** What the server needs to reach them: SAML on with a key, loopback allowed outbound, the test CA trusted. */
+  env: Record<string, string>;
+  configure(deps: Deps): Deps;
+  close(): Promise<void>;
+}
+
+export async function startConsoleIdentityProviders(): Promise<ConsoleIdentityProviders> {
+  const ca = createTestCa();
+  const leaf = ca.issue(['localhost'], ['127.0.0.1']);
+  const samlKey = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ format: 'pem', type: 'pkcs1' }) as string;
+  const [idp, saml] = await Promise.all([startOidcProvider({ tls: leaf }), startSamlIdp()]);
+  return {
+    idp, saml,
+    env: { SAML_ENABLED: 'true', SAML_PRIVATE_KEY: samlKey, OUTBOUND_ALLOWED_NETWORKS: '127.0.0.1/32' },
+    configure: (deps) => ({ ...deps, outboundHttpsAgent: new https.Agent({ ca: ca.caPem }) }),
+    close: async () => {
+      await Promise.all([idp.close(), saml.close()]);
+    },
+  };
 }
