@@ -8,7 +8,9 @@ import { CLASS, FormatError, OPCODE, RCODE, parseMessage, type RawMessage } from
 import { AnswerSigner, TSIG_ERROR, appendUnsignedTsig, tsigOf, verifyRequest, type TsigRecord } from './tsig';
 import { soaRecord, wireRecord } from './wire';
 import type { UpdateHandler } from './update-hook';
+import { answerNotify } from './notify-in';
 import { planIxfr } from './ixfr';
+import { isExpiredSecondary } from '../queries/secondary-zones';
 
 export interface Transport {
   protocol: 'udp' | 'tcp';
@@ -92,6 +94,11 @@ export async function handleMessage(deps: Context['deps'], buf: Buffer, transpor
     switch (request.opcode) {
       case OPCODE.QUERY:
         return await query(ctx);
+      case OPCODE.NOTIFY: {
+        // A zone Keyzone keeps as a secondary (notify-in.ts); undefined: over the refusal limit, no answer.
+        const rcode = await answerNotify(ctx.deps, request, ctx.key, transport.address);
+        return rcode === undefined ? [] : [finish(ctx, encode(ctx, rcode, { flags: AA }))];
+      }
       case OPCODE.UPDATE:
         return update ? [finish(ctx, await update(ctx.deps, request, buf, ctx.key, (rcode) => encode(ctx, rcode)))] : [finish(ctx, encode(ctx, RCODE.NOTIMP))];
       default:
@@ -112,6 +119,8 @@ async function query(ctx: Context): Promise<Answers> {
   // Keyzone is no resolver: a name in no zone it holds is REFUSED, recursion desired or not.
   const zone = await zoneHolding(deps.db, q.name);
   if (!zone) return [finish(ctx, encode(ctx, RCODE.REFUSED))];
+  // A secondary zone past its SOA expire is not served (RFC 1034 §4.3.5), as BIND answers for one: SERVFAIL.
+  if (await isExpiredSecondary(deps.db, zone.id)) return [finish(ctx, encode(ctx, RCODE.SERVFAIL))];
   if (q.type === 'SOA') {
     const snapshot = await zoneSnapshot(deps.db, zone.id);
     if (!snapshot) return [finish(ctx, encode(ctx, RCODE.REFUSED))];
