@@ -1,7 +1,7 @@
 // NOTIFY received (RFC 1996) for a zone Keyzone keeps as a secondary of an outside primary: from the primary's address
 // or signed with the zone's TSIG key it is answered NOERROR and the zone is marked due for a check (the check asks the
-// primary itself, RFC 1996 §3.11, so a NOTIFY never carries data in); the refresher of this instance is kicked, and
-// any other instance finds it due at its next look. Anything else is REFUSED, and refusals per address are limited
+// primary itself, RFC 1996 §3.11, so a NOTIFY never carries data in), at most once per secondary_min_refresh_seconds;
+// the refresher of this instance is kicked, and any other instance finds it due at its next look. Anything else is REFUSED, and refusals per address are limited
 // (beyond the limit no answer at all), so a NOTIFY flood from elsewhere costs one query per message and starts nothing.
 import { normalizeAddress } from '@keyzone/config';
 import type { Deps } from '../deps';
@@ -44,7 +44,11 @@ export async function answerNotify(deps: Deps, request: RawMessage, key: TsigKey
   const fromPrimary = peer === normalizeAddress(secondary.primary_address);
   const signedByPrimary = key !== undefined && secondary.tsig_key_id !== null && key.caller.tsigKey?.id === secondary.tsig_key_id;
   if (!fromPrimary && !signedByPrimary) return refuse(`not from the primary of ${zone.name}`);
-  await markSecondaryDue(deps.db, zone.id, deps.clock.now());
+  // NOTIFY comes over UDP, whose source can be forged: however many arrive, the primary is asked at most once per
+  // secondary_min_refresh_seconds (a NOTIFY soon after a check is answered, and the check waits until then).
+  const now = deps.clock.now();
+  const earliest = secondary.last_check_at ? new Date(new Date(secondary.last_check_at).getTime() + deps.config.dns.secondaryMinRefreshSeconds * 1000) : now;
+  await markSecondaryDue(deps.db, zone.id, earliest > now ? earliest : now);
   deps.secondaries?.kick();
   deps.log.info({ zone: zone.name, peer }, 'NOTIFY from the primary: the zone is checked now');
   return RCODE.NOERROR;

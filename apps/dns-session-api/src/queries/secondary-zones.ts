@@ -85,9 +85,9 @@ export async function finishSecondaryCheck(
   await db.updateTable('dns.secondary_zones').set({ ...outcome, lease_until: null }).where('zone_id', '=', zoneId).execute();
 }
 
-/** A NOTIFY from the primary: checked at the next look (by whichever instance gets to it first). */
-export async function markSecondaryDue(db: Db, zoneId: number, now: Date): Promise<void> {
-  await db.updateTable('dns.secondary_zones').set({ next_check_at: now }).where('zone_id', '=', zoneId).execute();
+/** A NOTIFY from the primary: checked by `at` at the latest (by whichever instance gets to it first), never later than planned. */
+export async function markSecondaryDue(db: Db, zoneId: number, at: Date): Promise<void> {
+  await db.updateTable('dns.secondary_zones').set({ next_check_at: sql<Date>`least(next_check_at, ${at})` }).where('zone_id', '=', zoneId).execute();
 }
 
 /** The key that signs the queries to the primary, while it is in force. */

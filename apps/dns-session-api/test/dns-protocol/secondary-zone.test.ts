@@ -222,6 +222,14 @@ describe('a zone kept as a secondary of an outside primary', () => {
     server.clock.advance(1);
     expect(await sendNotify(ZONE, '127.0.0.1')).toBe(0);
     await eventually('the check the NOTIFY asked for', async () => (await secondaryOf(zone)).last_check_at !== before.last_check_at, 60_000);
+    // Another one right after that check (a forged flood would look so): answered, but the primary is asked again only
+    // secondary_min_refresh_seconds (1 s here) after the last check, and the test clock stands still.
+    const checked = await secondaryOf(zone);
+    expect(await sendNotify(ZONE, '127.0.0.1')).toBe(0);
+    await refresher.idle();
+    const deferred = await secondaryOf(zone);
+    expect(Date.parse(deferred.next_check_at as string)).toBe(Date.parse(checked.last_check_at as string) + 1000);
+    expect(deferred.last_check_at).toBe(checked.last_check_at);
   });
 
   it('keeps a TSIG-signed secondary with a stored key and accepts NOTIFY signed with that key from anywhere', async () => {
