@@ -21,13 +21,14 @@ jest.setTimeout(120_000);
 let server: TestServer;
 let listener: DnsListener;
 let alice: CookieClient;
+let aliceId: number;
 let ns: Json;
 let zone: Json;
 let other: Json;
 
 beforeAll(async () => {
   server = await startTestServer();
-  await server.seedUser({ group: 'Ixfr', username: 'alice' });
+  ({ userId: aliceId } = await server.seedUser({ group: 'Ixfr', username: 'alice' }));
   alice = await server.login('alice@Ixfr');
   ns = await newNameserver(alice, { name: 'ns1.ixfr.test.' });
   zone = await newZone(alice, { nameservers: [ns.id] });
@@ -129,15 +130,16 @@ describe('IXFR from the history', () => {
     const from = await serialOf(zone);
     const { deps } = server;
     const www = (expectStatus(await alice.get(`/zone/${zone.id as number}/records`), 200).body.zone_record as Json[]).find((r) => String(r.owner).startsWith('www'))!;
+    const actor = { userId: aliceId, groupId: 0, isAdmin: false, sessionId: 0 } as never;
     await deps.db.transaction().execute(async (trx) => {
       // The same calls the record services make (insert, history entry, serial), twice in one transaction.
       const now = deps.clock.now();
       const row = await insertZoneRecord(trx, { zone_id: zone.id as number, owner: `two.${name(zone)}`, type: 'A', ttl: 300, rdata: { address: '192.0.2.22' }, description: '' }, now);
-      await deps.audit.record(trx, { actor: { userId: 1, groupId: 1, isAdmin: true, sessionId: 0 } as never, objectType: 'zone_record', objectId: row.id, action: 'create', before: null, after: serializeZoneRecord(row) });
+      await deps.audit.record(trx, { actor, objectType: 'zone_record', objectId: row.id, action: 'create', before: null, after: serializeZoneRecord(row) });
       await bumpSerial(trx, (await findZoneById(trx, zone.id as number))!, now);
       const old = (await trx.selectFrom('dns.zone_records').selectAll().where('id', '=', www.id as number).executeTakeFirstOrThrow());
       const gone = await updateZoneRecord(trx, www.id as number, { deleted_at: now }, now);
-      await deps.audit.record(trx, { actor: { userId: 1, groupId: 1, isAdmin: true, sessionId: 0 } as never, objectType: 'zone_record', objectId: www.id as number, action: 'delete', before: serializeZoneRecord(old as never), after: serializeZoneRecord(gone!) });
+      await deps.audit.record(trx, { actor, objectType: 'zone_record', objectId: www.id as number, action: 'delete', before: serializeZoneRecord(old as never), after: serializeZoneRecord(gone!) });
       const bumped = (await findZoneById(trx, zone.id as number))!;
       await bumpSerial(trx, bumped, new Date(now.getTime() + 1000));
     });
