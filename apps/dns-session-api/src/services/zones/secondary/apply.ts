@@ -68,6 +68,12 @@ export async function applyTransfer(deps: Deps, zoneId: number, zoneName: string
       seen.add(key);
     }
     const inserts = [...wanted.entries()].filter(([key]) => !seen.has(key)).map(([, r]) => r);
+    // Counted before anything is written: a primary sending far more than the zone may hold would otherwise cost a
+    // transaction of inserts and history entries, rolled back at the end, at every retry.
+    const overQuota = (err: unknown) => {
+      throw new SecondaryError(`the primary's zone is over Keyzone's quota: ${(err as Error).message}`);
+    };
+    await assertRecordQuota(trx, deps.config.quotas, zoneId, inserts.length - deletes.length).catch(overQuota);
     await assertOutsideChildZones(trx, zone, inserts, inserts.filter((r) => r.type === 'NS')).catch((err: unknown) => {
       throw new SecondaryError(`the primary's zone conflicts with Keyzone: ${(err as Error).message}`);
     });
@@ -90,9 +96,7 @@ export async function applyTransfer(deps: Deps, zoneId: number, zoneName: string
       const row = await insertZoneRecord(trx, { zone_id: zoneId, owner: r.owner, type: r.type, ttl: r.ttl, rdata: r.rdata, description: '' }, now);
       await history(row, 'create', null, row);
     }
-    await assertRecordQuota(trx, deps.config.quotas, zoneId, 0).catch((err: unknown) => {
-      throw new SecondaryError(`the primary's zone is over Keyzone's quota: ${(err as Error).message}`);
-    });
+    await assertRecordQuota(trx, deps.config.quotas, zoneId, 0).catch(overQuota);
     // Keyzone's serial follows the primary's; after a change of Keyzone's own (nameservers) took it past, it still advances.
     const serial = serialNewer(soa.serial, zone.serial) ? soa.serial : nextSerial(zone.serial, now);
     const after = await updateZone(trx, zoneId, {
