@@ -1,6 +1,6 @@
 // createApp(deps) → the Express app. No globals: everything comes from deps, so tests build
 // their own. The same router answers at / and at /auth/v1 (the supabase-js URL layout).
-import { trustedProxyTest } from '@keyzone/config';
+import { addressListTest } from '@keyzone/config';
 import express, { type Express } from 'express';
 import { matchedRoute, requestLogging } from '@keyzone/logging';
 import type { Deps } from './deps';
@@ -18,7 +18,7 @@ export function createApp(deps: Deps): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
-  app.set('trust proxy', trustedProxyTest(deps.config.api.trustedProxies));
+  app.set('trust proxy', addressListTest(deps.config.api.trustedProxies));
   app.use(stampArrival(deps.clock));
   app.use(clientAddresses(deps));
   app.use(requestLogging({ logger: deps.log, requestIdHeader: deps.config.api.requestIdHeader, clientAddress: resolvedAddress }));

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { trustedProxyTest } from '@keyzone/config';
+import { addressListTest } from '@keyzone/config';
 import express, { type Express, type Request, type RequestHandler } from 'express';
 import { pagesBuilt, refuseCrossSiteWrites, staticPages } from '@keyzone/ui/server';
 import { matchedRoute, requestLogging } from '@keyzone/logging';
@@ -27,7 +27,7 @@ export function createApp(deps: Deps): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
-  app.set('trust proxy', trustedProxyTest(deps.config.http.trustedProxies));
+  app.set('trust proxy', addressListTest(deps.config.http.trustedProxies));
 
   // Every answer is about live state: no cache keeps it (set with the client address: one layer fewer per request).
   const resolveClientAddress = clientAddresses(deps);

@@ -105,11 +105,11 @@ export function createClientAddressResolver(options: ClientAddressOptions): Clie
 }
 
 /**
- * Express's `trust proxy` setting for the same list: with it, `req.protocol` and `req.secure` follow the
- * X-Forwarded-Proto of a trusted proxy only, so a page served over TLS by the proxy is recognised as its own
- * origin (the cross-site write check) and its cookies as secure. An empty list trusts no one.
+ * A test for membership in a list of addresses and CIDR blocks (parseTrustedProxies' form), in every form Node
+ * reports an address. As Express's `trust proxy` setting for the trusted-proxy list, `req.protocol` and
+ * `req.secure` follow the X-Forwarded-Proto of a trusted proxy only. An empty list holds no one.
  */
-export function trustedProxyTest(trustedProxies: readonly string[]): (address: string) => boolean {
-  const { isTrusted } = createClientAddressResolver({ trustedProxies });
+export function addressListTest(list: readonly string[]): (address: string) => boolean {
+  const { isTrusted } = createClientAddressResolver({ trustedProxies: list });
   return (address) => isTrusted(normalizeAddress(address));
 }

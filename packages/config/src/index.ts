@@ -21,7 +21,7 @@ export { ConfigError, exitOnConfigError } from './errors';
 export { MIN_SECRET_CHARACTERS, weakKeyReason, weakSecretReason } from './secret-strength';
 export { parseBoolean, parseDuration, parseList, parseRequiredCharacters } from './coerce';
 export {
-  createClientAddressResolver, normalizeAddress, parseTrustedProxies, trustedProxyTest,
+  createClientAddressResolver, normalizeAddress, parseTrustedProxies, addressListTest,
   type ClientAddressOptions, type ClientAddressResolver,
 } from './client-address';
 export { envDirsFor, findWorkspaceRoot, readEnvFiles } from './env-files';

@@ -1,6 +1,6 @@
 // The client address behind trusted proxies (issue 24): right-most X-Forwarded-For entry that is not a trusted
 // proxy, the socket address otherwise, and the settings of both services that name the proxies.
-import { createClientAddressResolver, loadAuthConfig, loadDnsConfig, parseTrustedProxies, trustedProxyTest } from '../src';
+import { createClientAddressResolver, loadAuthConfig, loadDnsConfig, parseTrustedProxies, addressListTest } from '../src';
 import { cleanupTempDirs, configError, MINIMAL_ENV, tempDir } from './helpers';
 
 afterEach(cleanupTempDirs);
@@ -81,14 +81,14 @@ describe('settings', () => {
   });
 });
 
-describe('trustedProxyTest (Express trust proxy)', () => {
+describe('addressListTest (Express trust proxy, transfer sources)', () => {
   test('trusts the listed proxies in every form Node reports them, and no one when the list is empty', () => {
-    const trusts = trustedProxyTest(['10.0.0.0/8', '::1']);
+    const trusts = addressListTest(['10.0.0.0/8', '::1']);
     expect(trusts('10.1.2.3')).toBe(true);
     expect(trusts('::ffff:10.1.2.3')).toBe(true);
     expect(trusts('::1')).toBe(true);
     expect(trusts('192.0.2.1')).toBe(false);
     expect(trusts('not an address')).toBe(false);
-    expect(trustedProxyTest([])('127.0.0.1')).toBe(false);
+    expect(addressListTest([])('127.0.0.1')).toBe(false);
   });
 });

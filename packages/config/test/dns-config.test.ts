@@ -64,7 +64,7 @@ const NO_DNS = {
   enabled: false, address: '127.0.0.1', port: 5353, udp: true, tcp: true, tsigSecretKey: DEFAULT_DEV_SESSION_SECRET,
   fudgeSeconds: 300, maxTransfers: 10, udpAnswersPerClientPerSecond: 50, transferPeers: {},
   notify: {}, notifyPollSeconds: 2, notifyRetrySeconds: 15, notifyRetries: 5,
-  secondaryRefresh: true, secondaryMinRefreshSeconds: 30, secondaryMaxRefreshSeconds: 86400, secondaryPollSeconds: 5,
+  secondaryRefresh: true, secondaryMinRefreshSeconds: 30, secondaryMaxRefreshSeconds: 86400, secondaryPollSeconds: 5, transferSourcesAllowed: [],
 };
 
 describe('loadDnsConfig', () => {
@@ -229,12 +229,16 @@ describe('loadDnsConfig', () => {
     expect(configError(() => loadDnsConfig({ dir: badNotify, env: {} })).problems.join('\n')).toMatch(/expected an address, optionally with :port/);
     const bad = appConfig({ 'config/dns.yml': 'default:\n  transfer_peers:\n    example.com: [nowhere]\n' });
     expect(configError(() => loadDnsConfig({ dir: bad, env: {} })).problems.join('\n')).toMatch(/dns\.yml: default\.transfer_peers\.example\.com: expected IP addresses or CIDR blocks/);
+    const sources = appConfig({ 'config/dns.yml': 'default:\n  transfer_sources_allowed: [127.0.0.1, "fe80::/10"]\n' });
+    expect(loadDnsConfig({ dir: sources, env: {} }).dns.transferSourcesAllowed).toEqual(['127.0.0.1', 'fe80::/10']);
+    const badSources = appConfig({ 'config/dns.yml': 'default:\n  transfer_sources_allowed: [localhost]\n' });
+    expect(configError(() => loadDnsConfig({ dir: badSources, env: {} })).problems.join('\n')).toMatch(/transfer_sources_allowed: expected IP addresses or CIDR blocks/);
   });
 
   it('dns.yml: secondary zones refresh within bounds; production never under 30 s', () => {
     const yml = { 'config/dns.yml': 'default:\n  secondary_min_refresh_seconds: 1\n  secondary_max_refresh_seconds: 600\n  secondary_poll_seconds: 0.5\n' };
     expect(loadDnsConfig({ dir: appConfig(yml), nodeEnv: 'test', env: {} }).dns).toMatchObject({
-      secondaryRefresh: true, secondaryMinRefreshSeconds: 1, secondaryMaxRefreshSeconds: 600, secondaryPollSeconds: 0.5,
+      secondaryRefresh: true, secondaryMinRefreshSeconds: 1, secondaryMaxRefreshSeconds: 600, secondaryPollSeconds: 0.5, transferSourcesAllowed: [],
     });
     const prod = loadDnsConfig({ dir: appConfig(yml), nodeEnv: 'production', env: { SESSION_SECRET: PROD_SECRET, DATABASE_URL: 'postgres://dns@db/dns' } });
     expect(prod.dns).toMatchObject({ secondaryMinRefreshSeconds: 30, secondaryMaxRefreshSeconds: 600 });

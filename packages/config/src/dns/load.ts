@@ -236,6 +236,7 @@ export function loadDnsConfig(options: LoadDnsConfigOptions = {}): DnsConfig {
       secondaryMinRefreshSeconds: envName === 'production' ? Math.max(30, yml.dns.secondary_min_refresh_seconds) : yml.dns.secondary_min_refresh_seconds,
       secondaryMaxRefreshSeconds: Math.max(yml.dns.secondary_max_refresh_seconds, yml.dns.secondary_min_refresh_seconds),
       secondaryPollSeconds: yml.dns.secondary_poll_seconds,
+      transferSourcesAllowed: yml.dns.transfer_sources_allowed,
     },
     env: envName,
   };

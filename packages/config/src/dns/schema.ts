@@ -96,6 +96,7 @@ export interface DnsConfig {
     secondaryMinRefreshSeconds: number; // dns.yml secondary_min_refresh_seconds: the primary's SOA refresh/retry are clamped to at least this (30 in production at least)
     secondaryMaxRefreshSeconds: number; // dns.yml secondary_max_refresh_seconds: … and to at most this, default 86400
     secondaryPollSeconds: number;      // dns.yml secondary_poll_seconds: how often zones due for a refresh are looked for, default 5
+    transferSourcesAllowed: string[];  // dns.yml transfer_sources_allowed: loopback/link-local/… addresses or CIDRs zones may still be pulled from
   };
   env: DnsEnvironment;                 // from NODE_ENV (default development)
 }

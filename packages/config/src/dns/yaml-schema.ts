@@ -141,6 +141,11 @@ export const dnsYamlSchema = z.strictObject({
     secondary_min_refresh_seconds: z.number().min(0.1).default(30),
     secondary_max_refresh_seconds: z.number().min(1).default(86400),
     secondary_poll_seconds: z.number().min(0.1).default(5),
+    // Zones are pulled (import-axfr, a secondary's primary) from any public or private-network address; loopback,
+    // link-local (cloud metadata), unspecified and multicast ones only when listed here, so an administrator of a
+    // group cannot point the server at its own host's services.
+    transfer_sources_allowed: z.array(z.string().min(1))
+      .refine((v) => parseTrustedProxies(v.join(',')) !== undefined, 'expected IP addresses or CIDR blocks').default([]),
   }).prefault({}),
   // The auth server's users on this API (issue 20): off unless enabled.
   auth: z.strictObject({

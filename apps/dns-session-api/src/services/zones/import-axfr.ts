@@ -3,7 +3,6 @@
 // happens before any transaction opens. DNSSEC signatures and chains (RRSIG, NSEC, NSEC3, NSEC3PARAM) are left out:
 // Keyzone signs when publishing. A record type Keyzone cannot read from the wire yet is a 400 naming it. With
 // keep_secondary the zone stays a secondary of that primary (secondary/refresher.ts), in the import's transaction.
-import { isIP } from 'node:net';
 import type { Deps } from '../../deps';
 import { SIGNER_TYPES } from '../../dns';
 import type { Zone } from '../../serialize-zones';
@@ -18,7 +17,8 @@ import { assertAdmin } from '../directory/permissions';
 import type { Db } from '../../queries/db';
 import type { ZoneRow } from '../../queries/zones';
 import { importZoneFile } from './zone-files';
-import { checkPrimaryAddress, keepAsSecondary, primaryKeyFor } from './secondary/manage';
+import { keepAsSecondary, primaryKeyFor } from './secondary/manage';
+import { checkTransferSource } from './transfer-sources';
 
 export interface AxfrImportInput {
   zone: string;
@@ -36,12 +36,11 @@ export interface AxfrImportInput {
 export async function importZoneByAxfr(deps: Deps, caller: Caller, input: AxfrImportInput): Promise<{ zone: Zone; records: number; skipped: number }> {
   // It opens a connection wherever it is told: administrators only, so the API is no port scanner for everyone.
   assertAdmin(caller, 'import a zone by AXFR');
-  if (isIP(input.server) === 0) throw badRequest('server: an IP address');
+  checkTransferSource(deps.config, input.server, 'server');
   let key: TsigKeyMaterial | undefined;
   if (input.key && input.tsig_key_id !== undefined) throw badRequest('key, tsig_key_id: one or the other');
   // The refresher signs every later query with the key, so a kept secondary's key must be stored (sealed) in Keyzone.
   if (input.key && input.keep_secondary) throw badRequest('key: a zone kept as a secondary needs a stored TSIG key: give tsig_key_id instead');
-  if (input.keep_secondary) checkPrimaryAddress(input.server);
   if (input.tsig_key_id !== undefined) key = await primaryKeyFor(deps, caller, input.tsig_key_id);
   if (input.key) {
     if (!(TSIG_ALGORITHMS as readonly string[]).includes(input.key.algorithm)) throw badRequest(`key.algorithm: one of ${TSIG_ALGORITHMS.join(', ')}`);

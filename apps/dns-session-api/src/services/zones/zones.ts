@@ -19,7 +19,7 @@ import { invalidInput } from './dns-errors';
 import { assertZoneQuota } from './quotas';
 import { checkNameserverChange } from './zone-rules';
 import { assertZonePlacement } from './zone-tenancy';
-import { findSecondaryZone } from '../../queries/secondary-zones';
+import { findSecondaryZone, secondaryZoneIds } from '../../queries/secondary-zones';
 import { assertNotSecondary, secondaryZoneRefusal } from './secondary/read-only';
 
 export interface ZoneInput {
@@ -134,7 +134,8 @@ export async function listZones(
   const root = await listRoot(deps.db, caller, query.gid);
   const groups = query.include_subgroups ? { subtreeOf: root } : [root];
   const { rows, total, filtered } = await findZones(deps.db, { ...query, groups });
-  return { zones: rows.map((r) => serializeZone(r, r.nameserverIds)), total, filtered };
+  const secondaries = await secondaryZoneIds(deps.db, rows.map((r) => r.id));
+  return { zones: rows.map((r) => serializeZone(r, r.nameserverIds, secondaries.has(r.id) ? { secondary: true } : {})), total, filtered };
 }
 
 export async function createZone(deps: Deps, caller: Caller, input: ZoneInput & { zone: string }): Promise<Zone> {

@@ -1,8 +1,6 @@
 // Marking a zone as a secondary of an outside primary (import-axfr keep_secondary, PUT /zone/<id>/secondary),
 // reading its state, and converting it back to a primary zone (DELETE /zone/<id>/secondary). Marking makes Keyzone
 // connect to the address given: administrators only, as import-axfr. Un-marking is for whoever may write the zone.
-import { isIP } from 'node:net';
-import { normalizeAddress } from '@keyzone/config';
 import type { Deps } from '../../../deps';
 import type { TsigKeyMaterial } from '../../../dns-server/tsig';
 import { badRequest, notFound } from '../../../errors';
@@ -17,6 +15,7 @@ import { credentialOwnerInReach } from '../../access/credential-scope';
 import { openSecret } from '../../access/tsig-keys';
 import { assertAdmin, assertGroupAccess } from '../../directory/permissions';
 import { lockZoneForChange } from '../zones';
+import { checkTransferSource, type TransferSourceSettings } from '../transfer-sources';
 
 export interface PrimaryInput {
   address: string;
@@ -74,9 +73,8 @@ export async function primaryKeyFor(deps: Deps, caller: Caller, keyId: number): 
   return key;
 }
 
-export function checkPrimaryAddress(address: string): string {
-  if (isIP(address) === 0) throw badRequest('primary address: an IP address');
-  return normalizeAddress(address);
+export function checkPrimaryAddress(config: TransferSourceSettings, address: string): string {
+  return checkTransferSource(config, address, 'primary address');
 }
 
 /** Inside the import's (or PUT's) transaction: the zone becomes a secondary of the primary. */
@@ -86,7 +84,7 @@ export async function keepAsSecondary(
 ): Promise<SecondaryZoneRow> {
   const now = deps.clock.now();
   return insertSecondaryZone(trx, {
-    zone_id: zone.id, primary_address: checkPrimaryAddress(primary.address), primary_port: primary.port ?? 53, tsig_key_id: primary.tsig_key_id ?? null,
+    zone_id: zone.id, primary_address: checkPrimaryAddress(deps.config, primary.address), primary_port: primary.port ?? 53, tsig_key_id: primary.tsig_key_id ?? null,
     primary_serial: seen?.serial ?? null, refresh: seen?.refresh ?? null, retry: seen?.retry ?? null, expire: seen?.expire ?? null,
     next_check_at: seen ? new Date(now.getTime() + clampInterval(deps.config, seen.refresh) * 1000) : now,
     last_success_at: seen ? now : null, last_transfer_at: seen ? now : null, created_by: caller.system ? null : caller.userId, created_at: now,
@@ -108,7 +106,7 @@ export async function getSecondary(deps: Deps, caller: Caller, zoneId: number): 
  */
 export async function markSecondary(deps: Deps, caller: Caller, zoneId: number, primary: PrimaryInput): Promise<SecondaryWire> {
   assertAdmin(caller, 'make a zone a secondary of an outside primary');
-  checkPrimaryAddress(primary.address);
+  checkPrimaryAddress(deps.config, primary.address);
   if (primary.tsig_key_id) await primaryKeyFor(deps, caller, primary.tsig_key_id);
   const row = await deps.db.transaction().execute(async (trx) => {
     const zone = await lockZoneForChange(trx, caller, zoneId, 'Zone', { secondaryOk: true });

@@ -15,6 +15,7 @@ import { findZoneById } from '../../../queries/zones';
 import { applyTransfer, SecondaryError } from './apply';
 import { clampInterval, primaryKey } from './manage';
 import { serialNewer } from './serial';
+import { checkTransferSource } from '../transfer-sources';
 
 /** Zones checked at once by one instance. */
 const MAX_ACTIVE = 8;
@@ -93,6 +94,8 @@ export class SecondaryRefresher {
       if (!zone) throw new SecondaryError('the zone is gone');
       const key = row.tsig_key_id === null ? undefined : await primaryKey(deps, row.tsig_key_id);
       if (row.tsig_key_id !== null && !key) throw new SecondaryError(`TSIG key ${row.tsig_key_id} is no longer in force`);
+      // The allowed sources may have narrowed since the zone was made a secondary.
+      try { checkTransferSource(deps.config, row.primary_address, 'primary'); } catch (err) { throw new SecondaryError((err as Error).message); }
       const target = { server: row.primary_address, port: row.primary_port, zone: zone.name, key, timeoutMs: deps.config.publish.timeoutSeconds * 1000, now: () => deps.clock.now().getTime() };
       const soa = await querySoa(target);
       let serial = row.primary_serial;
