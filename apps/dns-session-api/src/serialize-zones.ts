@@ -46,6 +46,9 @@ export const zoneSchema = z.object({
   nsec3: z.boolean().meta({ description: 'When signed: NSEC3 (RFC 5155, no salt, no extra iterations) rather than NSEC' }),
   last_modified: z.string(),
   deleted: z.boolean(),
+  secondary: z.boolean().optional().meta({
+    description: 'In the zone list, true (and only there) for a zone kept as a secondary of an outside primary (GET /zone/<id>/secondary): its records are read-only',
+  }),
 });
 export type Zone = z.infer<typeof zoneSchema>;
 
@@ -54,12 +57,13 @@ export function idsOf(nameservers: readonly { id: number }[]): number[] {
   return nameservers.map((n) => n.id);
 }
 
-/** The wire form of a zone; `nameserverIds` in assignment order. */
-export function serializeZone(row: ZoneRow, nameserverIds: readonly number[]): Zone {
+/** The wire form of a zone; `nameserverIds` in assignment order; `secondary` only where the caller looked it up (the zone list). */
+export function serializeZone(row: ZoneRow, nameserverIds: readonly number[], extra: { secondary?: boolean } = {}): Zone {
   return {
     id: row.id, gid: row.group_id, zone: row.name, description: row.description, mailaddr: row.mailaddr,
     serial: row.serial, refresh: row.refresh, retry: row.retry, expire: row.expire, minimum: row.minimum, ttl: row.ttl,
     nameservers: [...nameserverIds], dnssec: row.dnssec, nsec3: row.nsec3, last_modified: row.updated_at.toISOString(), deleted: row.deleted_at !== null,
+    ...extra,
   };
 }
 

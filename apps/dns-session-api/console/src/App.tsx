@@ -73,7 +73,7 @@ export function App() {
       {zoneMatch ? (
         <ZoneView key={zoneMatch[1]} zoneId={Number(zoneMatch[1])} />
       ) : route.startsWith('/import') ? (
-        <ImportZone />
+        <ImportZone gid={login.group.id} userId={login.user.id} />
       ) : route.startsWith('/groups') ? (
         <Groups groupId={login.group.id} selected={Number(new URLSearchParams(route.split('?')[1] ?? '').get('gid')) || undefined} />
       ) : route.startsWith('/users') ? (

@@ -8,6 +8,7 @@ import { dataFields, rdataText, relativeOwner, toBody, TYPE_FIELDS } from './rec
 import { History } from './History';
 import { Dnssec } from './Dnssec';
 import { PublishZoneNow } from './PublishZone';
+import { loadSecondary, SecondaryPanel, type Secondary } from './SecondaryZone';
 
 const PAGE = 1000;
 // Rows drawn before "Show all": enough to scroll, few enough that each filter key press redraws at once.
@@ -26,6 +27,8 @@ async function loadAllRecords(zoneId: number, signal: AbortSignal): Promise<Zone
 export function ZoneView(props: { zoneId: number }) {
   const [zone, setZone] = useState<Zone | undefined>();
   const [records, setRecords] = useState<ZoneRecord[] | undefined>();
+  // null: a primary zone of Keyzone's; undefined: not loaded yet.
+  const [secondary, setSecondary] = useState<Secondary | null | undefined>();
   const [error, setError] = useState<Error | undefined>();
   const [tab, setTab] = useState('records');
   const [reload, setReload] = useState(0);
@@ -36,11 +39,12 @@ export function ZoneView(props: { zoneId: number }) {
     Promise.all([
       api<{ zone: Zone }>(`zone/${props.zoneId}`, { signal: controller.signal }),
       loadAllRecords(props.zoneId, controller.signal),
-    ]).then(([z, r]) => { setZone(z.zone); setRecords(r); setError(undefined); }, (err: Error) => err.name !== 'AbortError' && setError(err));
+      loadSecondary(props.zoneId, controller.signal),
+    ]).then(([z, r, s]) => { setZone(z.zone); setRecords(r); setSecondary(s); setError(undefined); }, (err: Error) => err.name !== 'AbortError' && setError(err));
     return () => controller.abort();
   }, [props.zoneId, reload]);
 
-  if (!zone || !records) {
+  if (!zone || !records || secondary === undefined) {
     return error ? <ErrorSummary error={error} /> : <p role="status">Loading the zone…</p>;
   }
   return (
@@ -53,10 +57,13 @@ export function ZoneView(props: { zoneId: number }) {
         </div>
       </div>
       <PublishZoneNow zoneId={zone.id} />
+      {secondary && <SecondaryPanel zone={zone} secondary={secondary} onConverted={refresh} />}
       <ErrorSummary error={error} />
       <Tabs label="Zone" selected={tab} onSelect={setTab} tabs={[{ id: 'records', label: `Records (${records.length})` }, { id: 'settings', label: 'SOA settings' }, { id: 'history', label: 'History' }, { id: 'dnssec', label: 'DNSSEC' }]}>
-        {tab === 'records' && <Records zone={zone} records={records} onChanged={refresh} />}
-        {tab === 'settings' && <SoaSettings zone={zone} onSaved={(z) => setZone(z)} />}
+        {tab === 'records' && <Records zone={zone} records={records} readOnly={secondary !== null} onChanged={refresh} />}
+        {tab === 'settings' && (secondary
+          ? <p>The SOA settings are the primary's ({secondary.primary.address}): they change there and arrive with the next transfer.</p>
+          : <SoaSettings zone={zone} onSaved={(z) => setZone(z)} />)}
         {tab === 'history' && <History zone={zone} onRestored={refresh} />}
         {tab === 'dnssec' && <Dnssec zone={zone} onChanged={(z) => setZone(z)} />}
       </Tabs>
@@ -64,8 +71,8 @@ export function ZoneView(props: { zoneId: number }) {
   );
 }
 
-function Records(props: { zone: Zone; records: ZoneRecord[]; onChanged(): void }) {
-  const { zone, records } = props;
+function Records(props: { zone: Zone; records: ZoneRecord[]; readOnly: boolean; onChanged(): void }) {
+  const { zone, records, readOnly } = props;
   const [filter, setFilter] = useState('');
   const deferred = useDeferredValue(filter);
   const [selected, setSelected] = useState<Set<number>>(new Set());
@@ -136,31 +143,32 @@ function Records(props: { zone: Zone; records: ZoneRecord[]; onChanged(): void }
 
   return (
     <div className="kz-stack">
-      <AddRecord zone={zone} onAdded={(r) => { setStatus(`${relativeOwner(r.owner, zone.zone)} ${r.type} added.`); props.onChanged(); }} />
+      {readOnly && <p>The records of a secondary zone are its primary's, transferred at each refresh: they are shown here read-only.</p>}
+      {!readOnly && <AddRecord zone={zone} onAdded={(r) => { setStatus(`${relativeOwner(r.owner, zone.zone)} ${r.type} added.`); props.onChanged(); }} />}
       <StatusMessage>{status}</StatusMessage>
       <ErrorSummary error={error} />
       <div className="dns-toolbar">
         <TextField label="Filter records" type="search" value={filter} onChange={(e) => setFilter(e.target.value)} hint="name, type, data or description" />
-        <div className="kz-row" role="group" aria-label="Selected records">
+        {!readOnly && <div className="kz-row" role="group" aria-label="Selected records">
           <span>{selected.size} selected</span>
           <TextField label="New TTL" inputMode="numeric" value={bulkTtl} onChange={(e) => setBulkTtl(e.target.value)} />
           <Button variant="secondary" disabled={selected.size === 0 || !/^\d+$/.test(bulkTtl)} busy={busy} onClick={() => void bulk('ttl')}>Change TTL</Button>
           <Button variant="danger" disabled={selected.size === 0} busy={busy} onClick={() => setConfirmBulk(true)}>Delete selected</Button>
-        </div>
+        </div>}
       </div>
       <p className="kz-hint" aria-live="polite">{groups.count === records.length ? `${records.length} records` : `${groups.count} of ${records.length} records match`}</p>
       <div className="kz-table-wrap">
         <table className="dns-records">
           <caption className="kz-visually-hidden">Records of {zone.zone}, grouped by name and type</caption>
           <thead>
-            <tr><th scope="col"><span className="kz-visually-hidden">Select</span></th><th scope="col">Name</th><th scope="col">Type</th><th scope="col">TTL</th><th scope="col">Data</th><th scope="col"><span className="kz-visually-hidden">Actions</span></th></tr>
+            <tr>{!readOnly && <th scope="col"><span className="kz-visually-hidden">Select</span></th>}<th scope="col">Name</th><th scope="col">Type</th><th scope="col">TTL</th><th scope="col">Data</th>{!readOnly && <th scope="col"><span className="kz-visually-hidden">Actions</span></th>}</tr>
           </thead>
           {visible.map((group) => (
             <tbody key={group.key}>
-              <tr className="dns-group-head"><th scope="rowgroup" colSpan={6}>{relativeOwner(group.owner, zone.zone)} {group.type}</th></tr>
+              <tr className="dns-group-head"><th scope="rowgroup" colSpan={readOnly ? 4 : 6}>{relativeOwner(group.owner, zone.zone)} {group.type}</th></tr>
               {group.records.map((r) => (editing === r.id
                 ? <EditRecord key={r.id} zone={zone} record={r} onDone={(changed) => { setEditing(undefined); if (changed) { setStatus('Record saved.'); props.onChanged(); } }} />
-                : <RecordRow key={r.id} record={r} zoneName={zone.zone} selected={selected.has(r.id)} onToggle={toggle} onEdit={setEditing} onDelete={remove} />))}
+                : <RecordRow key={r.id} record={r} zoneName={zone.zone} readOnly={readOnly} selected={selected.has(r.id)} onToggle={toggle} onEdit={setEditing} onDelete={remove} />))}
             </tbody>
           ))}
         </table>
@@ -178,22 +186,22 @@ function Records(props: { zone: Zone; records: ZoneRecord[]; onChanged(): void }
 
 /** One record's row; memoized, so a filter key press or a selection redraws only the rows that changed. */
 const RecordRow = memo(function RecordRow(props: {
-  record: ZoneRecord; zoneName: string; selected: boolean;
+  record: ZoneRecord; zoneName: string; readOnly: boolean; selected: boolean;
   onToggle(id: number, on: boolean): void; onEdit(id: number): void; onDelete(record: ZoneRecord): Promise<void>;
 }) {
   const r = props.record;
   const what = `${relativeOwner(r.owner, props.zoneName)} ${r.type} ${rdataText(r)}`;
   return (
     <tr>
-      <td><input type="checkbox" aria-label={`Select ${what}`} checked={props.selected} onChange={(e) => props.onToggle(r.id, e.target.checked)} /></td>
+      {!props.readOnly && <td><input type="checkbox" aria-label={`Select ${what}`} checked={props.selected} onChange={(e) => props.onToggle(r.id, e.target.checked)} /></td>}
       <td>{relativeOwner(r.owner, props.zoneName)}</td>
       <td>{r.type}</td>
       <td>{r.ttl}</td>
       <td className="dns-rdata">{rdataText(r)}</td>
-      <td className="kz-row">
+      {!props.readOnly && <td className="kz-row">
         <Button variant="secondary" onClick={() => props.onEdit(r.id)} aria-label={`Edit ${what}`}>Edit</Button>
         <Button variant="secondary" onClick={() => void props.onDelete(r)} aria-label={`Delete ${what}`}>Delete</Button>
-      </td>
+      </td>}
     </tr>
   );
 });

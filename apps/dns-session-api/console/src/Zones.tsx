@@ -2,7 +2,7 @@
 // 10,000 zones costs one page per view; create, delete and restore.
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { Alert, ApiError, Button, Card, ConfirmDialog, ErrorSummary, fieldError, SelectField, TextField } from '@keyzone/ui/browser';
-import { api, query, type Nameserver, type Pagination, type Zone } from './api';
+import { api, query, type ListedZone, type Nameserver, type Pagination, type Zone } from './api';
 import { navigate } from './router';
 
 const PAGE = 50;
@@ -14,7 +14,7 @@ export function Zones(props: { gid?: number }) {
   const [sortDir, setSortDir] = useState('asc');
   const [deleted, setDeleted] = useState(false);
   const [offset, setOffset] = useState(0);
-  const [page, setPage] = useState<{ zone: Zone[]; meta: { pagination: Pagination } } | undefined>();
+  const [page, setPage] = useState<{ zone: ListedZone[]; meta: { pagination: Pagination } } | undefined>();
   const [error, setError] = useState<Error | undefined>();
   const [notice, setNotice] = useState<string | undefined>();
   const [confirm, setConfirm] = useState<Zone | undefined>();
@@ -28,7 +28,7 @@ export function Zones(props: { gid?: number }) {
 
   useEffect(() => {
     const controller = new AbortController();
-    api<{ zone: Zone[]; meta: { pagination: Pagination } }>(
+    api<{ zone: ListedZone[]; meta: { pagination: Pagination } }>(
       `zone?${query({ gid: props.gid, search: applied, sort_by: sortBy, sort_dir: sortDir, deleted: deleted || undefined, limit: PAGE, offset })}`,
       { signal: controller.signal },
     ).then((result) => { setPage(result); setError(undefined); }, (err: Error) => err.name !== 'AbortError' && setError(err));
@@ -87,7 +87,7 @@ export function Zones(props: { gid?: number }) {
           <tbody>
             {page?.zone.map((zone) => (
               <tr key={zone.id}>
-                <td>{deleted ? zone.zone : <a href={`#/zones/${zone.id}`}>{zone.zone}</a>}</td>
+                <td>{deleted ? zone.zone : <a href={`#/zones/${zone.id}`}>{zone.zone}</a>}{zone.secondary && <span className="kz-hint" title="Kept as a secondary of an outside primary: its records are read-only"> secondary</span>}</td>
                 <td>{zone.description}</td>
                 <td>{zone.serial}</td>
                 <td>{new Date(zone.last_modified).toLocaleString()}</td>

@@ -158,3 +158,6 @@ export async function groupAccess(gid: number): Promise<GroupAccess> {
 export async function permissionsOf(gid: number): Promise<PermissionObject[]> {
   return (await api<{ permission: PermissionObject[] }>(`permission?${query({ gid })}`)).permission;
 }
+
+/** A zone as GET /zone lists it: `secondary` when it is kept as a secondary of an outside primary (issue 44). */
+export type ListedZone = Zone & { secondary?: boolean };

@@ -49,6 +49,13 @@ export async function deleteSecondaryZone(db: Db, zoneId: number): Promise<Secon
   return row && toRow(row);
 }
 
+/** Which of `zoneIds` are kept as secondaries (the zone list marks them). */
+export async function secondaryZoneIds(db: Db, zoneIds: readonly number[]): Promise<Set<number>> {
+  if (zoneIds.length === 0) return new Set();
+  const rows = await db.selectFrom('dns.secondary_zones').select('zone_id').where('zone_id', 'in', zoneIds).execute();
+  return new Set(rows.map((r) => r.zone_id));
+}
+
 /** Whether the zone is a secondary whose primary has not answered for `expire` seconds (it is not served then). */
 export async function isExpiredSecondary(db: Db, zoneId: number): Promise<boolean> {
   const row = await db.selectFrom('dns.secondary_zones').select('zone_id').where('zone_id', '=', zoneId).where('expired_at', 'is not', null).executeTakeFirst();
