@@ -1,8 +1,8 @@
 // A zone kept as a secondary of an outside primary (issue 44): where it comes from, how its refresh goes, and the way
 // back to a primary zone of Keyzone's. Its records are the primary's, so the zone view hides every editing control
 // while this panel is shown: the API would refuse each write (409 secondary_zone) anyway.
-import { useState } from 'react';
-import { ApiError, Button, Card, ConfirmDialog, ErrorSummary } from '@keyzone/ui/browser';
+import { useEffect, useRef, useState } from 'react';
+import { ApiError, Button, Card, ConfirmDialog, ErrorSummary, StatusMessage } from '@keyzone/ui/browser';
 import { api, type Zone } from './api';
 
 /** GET /zone/<id>/secondary. */
@@ -41,8 +41,18 @@ export async function loadSecondary(zoneId: number, signal?: AbortSignal): Promi
 
 const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : 'never');
 
-export function SecondaryPanel(props: { zone: Zone; secondary: Secondary; onConverted(): void }) {
+export function SecondaryPanel(props: { zone: Zone; secondary: Secondary; onConverted(): void; onReload(): void }) {
   const { secondary: s } = props;
+  // The refresher changes the state behind the screen: a reload that finds another state or serial says so in the
+  // live region, since a screen reader user would not notice the panel's text changing.
+  const seen = useRef(`${s.state} ${String(s.primary_serial)}`);
+  const [announced, setAnnounced] = useState('');
+  useEffect(() => {
+    const now = `${s.state} ${String(s.primary_serial)}`;
+    if (now === seen.current) return;
+    seen.current = now;
+    setAnnounced(`The secondary is now ${s.state}, the primary's serial ${s.primary_serial ?? 'none yet'}.`);
+  }, [s.state, s.primary_serial]);
   const [confirm, setConfirm] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<Error | undefined>();
@@ -67,6 +77,7 @@ export function SecondaryPanel(props: { zone: Zone; secondary: Secondary; onConv
     <Card title={`Secondary of ${primary} — ${s.state}`}>
       <div className="kz-stack" data-testid="secondary-panel">
         <ErrorSummary error={error} />
+        <StatusMessage>{announced}</StatusMessage>
         <p>{STATE_TEXT[s.state]}.</p>
         <dl className="dns-status">
           <dt>Primary's serial</dt><dd>{s.primary_serial ?? 'none yet'}</dd>
@@ -82,6 +93,7 @@ export function SecondaryPanel(props: { zone: Zone; secondary: Secondary; onConv
           primary zone of Keyzone's to edit it here.
         </p>
         <div className="kz-row">
+          <Button variant="secondary" onClick={props.onReload}>Reload the state</Button>
           <Button variant="secondary" onClick={() => setConfirm(true)}>Convert to a primary zone</Button>
         </div>
       </div>

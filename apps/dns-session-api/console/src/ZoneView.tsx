@@ -57,7 +57,7 @@ export function ZoneView(props: { zoneId: number }) {
         </div>
       </div>
       <PublishZoneNow zoneId={zone.id} />
-      {secondary && <SecondaryPanel zone={zone} secondary={secondary} onConverted={refresh} />}
+      {secondary && <SecondaryPanel zone={zone} secondary={secondary} onConverted={refresh} onReload={refresh} />}
       <ErrorSummary error={error} />
       <Tabs label="Zone" selected={tab} onSelect={setTab} tabs={[{ id: 'records', label: `Records (${records.length})` }, { id: 'settings', label: 'SOA settings' }, { id: 'history', label: 'History' }, { id: 'dnssec', label: 'DNSSEC' }]}>
         {tab === 'records' && <Records zone={zone} records={records} readOnly={secondary !== null} onChanged={refresh} />}

@@ -6,7 +6,7 @@
 // "Convert to a primary zone" the controls are back and a record is added. A user who is no administrator is not
 // offered the transfer. axe-core on each screen; no request may leave the service's origin.
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -123,6 +123,17 @@ describeInBrowser('the DNS console: secondary zones', () => {
     expect(await page().$('input[type="checkbox"]')).toBeNull();
     expect((await root.get(`/zone/${zoneId}/secondary`)).body.secondary).toMatchObject({ state: 'current', primary: { tsig_key_id: key.id } });
     await stand.audit('secondary zone');
+
+    // The primary's serial moves on; the refresher (made due now) transfers it, and the panel's reload says so in
+    // the live region.
+    writeFileSync(path.join(dir, 'second.zone'), readFileSync(path.join(dir, 'second.zone'), 'utf8').replace('2026112701', '2026112702'));
+    await run(bind.reloadCommand[0]!, bind.reloadCommand.slice(1));
+    await eventually('BIND to serve the new serial', async () => (await dig(bind.dnsPort, ZONE, 'SOA')).some((l) => l.includes('2026112702')));
+    await stand.server.deps.db.updateTable('dns.secondary_zones').set({ next_check_at: new Date(0) }).where('zone_id', '=', zoneId).execute();
+    refresher.kick();
+    await eventually('the refresher to transfer the new serial', async () => (await root.get(`/zone/${zoneId}/secondary`)).body.secondary?.primary_serial === 2026112702, 60_000);
+    await stand.click('Reload the state');
+    await page().waitForSelector('[role="status"]::-p-text(The secondary is now current, the primary\'s serial 2026112702.)', { timeout: 30_000 });
     await (await page().waitForSelector('::-p-aria(SOA settings[role="tab"])'))!.click();
     await stand.waitForText('The SOA settings are the primary\'s');
     expect(await hasButton('Save settings')).toBe(false);
