@@ -88,9 +88,20 @@ export async function finishSecondaryCheck(
   db: Db, zoneId: number,
   outcome: Partial<Pick<SecondaryZoneRow, 'primary_serial' | 'refresh' | 'retry' | 'expire' | 'last_success_at' | 'last_transfer_at' | 'last_error' | 'expired_at'>>
     & Pick<SecondaryZoneRow, 'next_check_at' | 'last_check_at'>,
+  primary: SecondaryPrimary,
 ): Promise<void> {
-  await db.updateTable('dns.secondary_zones').set({ ...outcome, lease_until: null }).where('zone_id', '=', zoneId).execute();
+  // Only while the zone still has the primary that was asked: an outcome from the one it had before it was
+  // re-pointed (PUT /zone/<id>/secondary during the check) says nothing about the new one.
+  await db.updateTable('dns.secondary_zones').set({ ...outcome, lease_until: null }).where('zone_id', '=', zoneId)
+    .where('primary_address', '=', primary.primary_address).where('primary_port', '=', primary.primary_port)
+    .where(sql<boolean>`tsig_key_id is not distinct from ${primary.tsig_key_id}`).execute();
 }
+
+/** Which primary a secondary zone is kept from. */
+export type SecondaryPrimary = Pick<SecondaryZoneRow, 'primary_address' | 'primary_port' | 'tsig_key_id'>;
+
+export const samePrimary = (a: SecondaryPrimary, b: SecondaryPrimary): boolean =>
+  a.primary_address === b.primary_address && a.primary_port === b.primary_port && a.tsig_key_id === b.tsig_key_id;
 
 /** A NOTIFY from the primary: checked by `at` at the latest (by whichever instance gets to it first), never later than planned. */
 export async function markSecondaryDue(db: Db, zoneId: number, at: Date): Promise<void> {

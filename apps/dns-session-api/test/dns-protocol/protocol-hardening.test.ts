@@ -19,19 +19,29 @@ let server: TestServer;
 let deps: Deps;
 let refresher: SecondaryRefresher;
 let admin: CookieClient;
-let primary: net.Server;
-let primaryPort: number;
-/** What the primary serves now: its serial and the records besides SOA. */
-let served: { serial: number; records: packet.Answer[] };
 
-const soa = (serial: number): packet.Answer => ({
-  name: ZONE, type: 'SOA', ttl: 3600, class: 'IN',
-  data: { mname: `ns1.${ZONE}`, rname: `hostmaster.${ZONE}`, serial, refresh: 1, retry: 1, expire: 86400, minimum: 300 },
+interface FakePrimary {
+  port: number;
+  zone: string;
+  /** What it serves now: its serial and the records besides SOA, NS and the NS's address. */
+  serial: number;
+  records: packet.Answer[];
+  /** While set, AXFR answers wait for it (a primary slow to send its zone). */
+  gate?: Promise<void>;
+  axfrAsked: number;
+  server: net.Server;
+}
+const primaries: FakePrimary[] = [];
+
+const soa = (zone: string, serial: number): packet.Answer => ({
+  name: zone, type: 'SOA', ttl: 3600, class: 'IN',
+  data: { mname: `ns1.${zone}`, rname: `hostmaster.${zone}`, serial, refresh: 1, retry: 1, expire: 86400, minimum: 300 },
 });
-const a = (owner: string, address: string): packet.Answer => ({ name: `${owner}.${ZONE}`, type: 'A', ttl: 300, class: 'IN', data: address });
+const a = (zone: string, owner: string, address: string): packet.Answer => ({ name: `${owner}.${zone}`, type: 'A', ttl: 300, class: 'IN', data: address });
 
-function startPrimary(): Promise<void> {
-  primary = net.createServer((socket) => {
+async function startPrimary(zone: string, serial: number, records: packet.Answer[]): Promise<FakePrimary> {
+  const p: FakePrimary = { port: 0, zone, serial, records, axfrAsked: 0, server: undefined as unknown as net.Server };
+  p.server = net.createServer((socket) => {
     let pending = Buffer.alloc(0);
     socket.on('error', () => undefined);
     socket.on('data', (chunk) => {
@@ -39,21 +49,24 @@ function startPrimary(): Promise<void> {
       while (pending.length >= 2 && pending.length >= 2 + pending.readUInt16BE(0)) {
         const query = packet.decode(pending.subarray(2, 2 + pending.readUInt16BE(0)));
         pending = pending.subarray(2 + pending.readUInt16BE(0));
-        const q = query.questions![0]!;
-        const answers = q.type === 'AXFR'
-          ? [soa(served.serial), { name: ZONE, type: 'NS', ttl: 3600, class: 'IN', data: `ns1.${ZONE}` } as packet.Answer, a('ns1', '192.0.2.53'), ...served.records, soa(served.serial)]
-          : [soa(served.serial)];
-        const answer = packet.encode({ id: query.id, type: 'response', flags: packet.AUTHORITATIVE_ANSWER, questions: query.questions, answers });
-        const length = Buffer.alloc(2);
-        length.writeUInt16BE(answer.length);
-        socket.write(Buffer.concat([length, answer]));
+        const axfr = query.questions![0]!.type === 'AXFR';
+        if (axfr) p.axfrAsked++;
+        void (axfr && p.gate ? p.gate : Promise.resolve()).then(() => {
+          const answers = axfr
+            ? [soa(zone, p.serial), { name: zone, type: 'NS', ttl: 3600, class: 'IN', data: `ns1.${zone}` } as packet.Answer, a(zone, 'ns1', '192.0.2.53'), ...p.records, soa(zone, p.serial)]
+            : [soa(zone, p.serial)];
+          const answer = packet.encode({ id: query.id, type: 'response', flags: packet.AUTHORITATIVE_ANSWER, questions: query.questions, answers });
+          const length = Buffer.alloc(2);
+          length.writeUInt16BE(answer.length);
+          if (!socket.destroyed) socket.write(Buffer.concat([length, answer]));
+        });
       }
     });
   });
-  return new Promise((resolve) => primary.listen(0, '127.0.0.1', () => {
-    primaryPort = (primary.address() as net.AddressInfo).port;
-    resolve();
-  }));
+  await new Promise<void>((resolve) => p.server.listen(0, '127.0.0.1', () => resolve()));
+  p.port = (p.server.address() as net.AddressInfo).port;
+  primaries.push(p);
+  return p;
 }
 
 const lastId = async (sequence: string) =>
@@ -70,26 +83,29 @@ beforeAll(async () => {
   refresher = new SecondaryRefresher(deps);
   deps.secondaries = refresher;
   server.deps.secondaries = refresher;
-  served = { serial: 1, records: [a('www', '192.0.2.1'), a('mail', '192.0.2.2')] };
-  await startPrimary();
 });
 afterAll(async () => {
   await refresher?.stop();
-  primary?.close();
+  for (const p of primaries) p.server.close();
   await server?.close();
 });
 
+const secondaryOf = async (zoneId: number) => expectStatus(await admin.get(`/zone/${zoneId}/secondary`), 200).body.secondary as Json;
+const ownersOf = async (zoneId: number) => ((await admin.get(`/zone/${zoneId}/records?limit=100`)).body.zone_record as Json[]).map((r) => String(r.owner)).sort();
+
 test('a primary whose zone outgrows the record quota is refused before anything is written', async () => {
-  const created = expectStatus(await admin.post('/zone/import-axfr', { zone: ZONE, server: '127.0.0.1', port: primaryPort, keep_secondary: true }), 201);
+  const primary = await startPrimary(ZONE, 1, [a(ZONE, 'www', '192.0.2.1'), a(ZONE, 'mail', '192.0.2.2')]);
+  const created = expectStatus(await admin.post('/zone/import-axfr', { zone: ZONE, server: '127.0.0.1', port: primary.port, keep_secondary: true }), 201);
   const zone = created.body.zone as Json;
-  const secondary = async () => expectStatus(await admin.get(`/zone/${zone.id as number}/secondary`), 200).body.secondary as Json;
+  const secondary = () => secondaryOf(zone.id as number);
   expect(await secondary()).toMatchObject({ state: 'current', primary_serial: 1 });
 
   const records = await lastId('dns.zone_records_id_seq');
   const audit = await lastId('dns.audit_log_id_seq');
   // The primary now sends far more than the zone may hold: the refresher must not insert them all (each with a
   // history entry) only to roll back at the end, again at every retry.
-  served = { serial: 2, records: Array.from({ length: 200 }, (_, i) => a(`h${i}`, `192.0.2.${(i % 250) + 1}`)) };
+  primary.serial = 2;
+  primary.records = Array.from({ length: 200 }, (_, i) => a(ZONE, `h${i}`, `192.0.2.${(i % 250) + 1}`));
   // As a NOTIFY from the primary would: the zone is due now (the test clock stands still).
   await markSecondaryDue(server.deps.db, zone.id as number, server.deps.clock.now());
   refresher.start();
@@ -100,4 +116,35 @@ test('a primary whose zone outgrows the record quota is refused before anything 
   expect(held.map((r) => r.owner).filter((o) => o !== `${ZONE}.` && o !== `ns1.${ZONE}.`).sort()).toEqual([`mail.${ZONE}.`, `www.${ZONE}.`]);
   expect(await lastId('dns.zone_records_id_seq')).toBe(records);
   expect(await lastId('dns.audit_log_id_seq')).toBe(audit);
+});
+
+test('a zone re-pointed at another primary during a check keeps the new primary\'s zone, not the late answer of the old one', async () => {
+  const zoneName = 'moved.example';
+  const old = await startPrimary(zoneName, 1, [a(zoneName, 'first', '192.0.2.1')]);
+  const created = expectStatus(await admin.post('/zone/import-axfr', { zone: zoneName, server: '127.0.0.1', port: old.port, keep_secondary: true }), 201);
+  const zoneId = (created.body.zone as Json).id as number;
+  // The old primary has a newer zone, but is slow to send it.
+  let release!: () => void;
+  old.gate = new Promise<void>((resolve) => { release = resolve; });
+  old.serial = 5;
+  old.records = [a(zoneName, 'from-old', '192.0.2.5')];
+  const asked = old.axfrAsked;
+  await markSecondaryDue(server.deps.db, zoneId, server.deps.clock.now());
+  // Two instances: the first asks the old primary (one look, no timer); the second takes every later check.
+  const first = new SecondaryRefresher(deps);
+  first.kick();
+  await eventually('the old primary to be asked for its zone', async () => old.axfrAsked > asked);
+  refresher = new SecondaryRefresher({ ...deps });
+  server.deps.secondaries = refresher;
+  refresher.start();
+  // Meanwhile an administrator points the zone at its new primary, whose serial is lower; it is checked and applied.
+  const fresh = await startPrimary(zoneName, 3, [a(zoneName, 'from-new', '192.0.2.3')]);
+  expectStatus(await admin.put(`/zone/${zoneId}/secondary`, { address: '127.0.0.1', port: fresh.port }), 200);
+  await eventually('the new primary\'s zone', async () => (await ownersOf(zoneId)).includes(`from-new.${zoneName}.`));
+  // Then the old primary's answer arrives: it must neither replace the records nor become the serial followed.
+  release();
+  await first.idle();
+  await refresher.stop();
+  expect(await ownersOf(zoneId)).toEqual([zoneName, `from-new.${zoneName}`, `ns1.${zoneName}`].map((n) => `${n}.`).sort());
+  expect(await secondaryOf(zoneId)).toMatchObject({ primary: { address: '127.0.0.1', port: fresh.port }, primary_serial: 3, state: 'current' });
 });

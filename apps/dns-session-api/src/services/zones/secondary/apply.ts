@@ -7,7 +7,7 @@ import type { Deps } from '../../../deps';
 import { derivedRecords, importZone, nextSerial, rdataKey, type ZoneRecord } from '../../../dns';
 import type { RawRecord } from '../../../dns-server/message';
 import { insertAuditEntry } from '../../../queries/audit';
-import { findSecondaryZone } from '../../../queries/secondary-zones';
+import { findSecondaryZone, samePrimary, type SecondaryPrimary } from '../../../queries/secondary-zones';
 import { findLiveZoneRecords, insertZoneRecord, updateZoneRecord, type ZoneRecordRow } from '../../../queries/zone-records';
 import { findZoneById, findZoneNameservers, updateZone } from '../../../queries/zones';
 import { idsOf, serializeZone, serializeZoneRecord } from '../../../serialize-zones';
@@ -33,7 +33,7 @@ export interface AppliedTransfer {
 
 const keyOf = (r: Pick<ZoneRecord, 'owner' | 'type' | 'rdata'>) => `${r.owner} ${r.type} ${rdataKey(r)}`;
 
-export async function applyTransfer(deps: Deps, zoneId: number, zoneName: string, transferred: RawRecord[]): Promise<AppliedTransfer> {
+export async function applyTransfer(deps: Deps, zoneId: number, zoneName: string, transferred: RawRecord[], from: SecondaryPrimary): Promise<AppliedTransfer> {
   const { lines, unreadable } = zoneFileOfTransfer(zoneName.replace(/\.$/, ''), transferred);
   if (unreadable.length > 0) throw new SecondaryError(`the zone holds records Keyzone cannot read from a transfer yet: ${unreadable.join(', ')}`);
   const records: ZoneRecord[] = [];
@@ -48,6 +48,8 @@ export async function applyTransfer(deps: Deps, zoneId: number, zoneName: string
     if (!zone || zone.deleted_at) throw new SecondaryError('the zone was deleted');
     const secondary = await findSecondaryZone(trx, zoneId);
     if (!secondary) throw new SecondaryError('the zone is no longer a secondary');
+    // Re-pointed at another primary while this one was asked: its zone is not the one wanted any more.
+    if (!samePrimary(secondary, from)) throw new SecondaryError('the zone\'s primary was changed during the check');
     if (secondary.primary_serial !== null && !serialNewer(soa.serial, secondary.primary_serial)) {
       return { applied: false, serial: secondary.primary_serial, created: 0, deleted: 0, retimed: 0 };
     }

@@ -102,7 +102,7 @@ export class SecondaryRefresher {
       let transferred = false;
       if (serial === null || serialNewer(soa.serial, serial)) {
         const records = await pullZone({ ...target, timeoutMs: target.timeoutMs * 3 });
-        const result = await applyTransfer(deps, zone.id, zone.name, records);
+        const result = await applyTransfer(deps, zone.id, zone.name, records, row);
         serial = result.serial;
         transferred = result.applied;
         if (result.applied) {
@@ -115,7 +115,7 @@ export class SecondaryRefresher {
         primary_serial: serial, refresh: soa.refresh, retry: soa.retry, expire: soa.expire, last_check_at: done, last_success_at: done, last_error: null,
         expired_at: null, next_check_at: new Date(done.getTime() + clampInterval(deps.config, soa.refresh) * 1000),
         ...(transferred ? { last_transfer_at: done } : {}),
-      });
+      }, row);
       if (row.expired_at) await this.republish(row.zone_id, done, 'secondary zone served again: its primary answered');
     } catch (err) {
       const message = err instanceof TransferError || err instanceof SecondaryError ? err.message : 'an internal error (logged)';
@@ -127,7 +127,7 @@ export class SecondaryRefresher {
       await finishSecondaryCheck(deps.db, row.zone_id, {
         last_check_at: now, last_error: message, expired_at: row.expired_at ?? (expires ? now : null),
         next_check_at: new Date(now.getTime() + clampInterval(deps.config, row.retry ?? zone?.retry ?? 3600) * 1000),
-      }).catch((e: unknown) => deps.log.warn({ err: e }, 'recording a secondary zone check failed'));
+      }, row).catch((e: unknown) => deps.log.warn({ err: e }, 'recording a secondary zone check failed'));
       deps.log.warn({ zone: zone?.name, primary: row.primary_address, reason: message }, 'secondary zone check failed');
       if (expires) await this.republish(row.zone_id, now, 'secondary zone expired: its primary has not answered for the SOA expire');
     } finally {
