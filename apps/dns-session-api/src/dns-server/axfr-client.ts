@@ -1,6 +1,7 @@
 // Pulling a zone from a running nameserver by AXFR over TCP (RFC 5936), optionally signed with a TSIG key whose
 // every answer is verified: the records from the first SOA to the closing one, at most MAX_RECORDS of them, within
-// the timeout. No database work here (the caller imports the result in its own transaction afterwards).
+// the timeout (the whole transfer's, not only between messages). No database work here (the caller imports the
+// result in its own transaction afterwards).
 import net from 'node:net';
 import { randomInt } from 'node:crypto';
 import * as packet from 'dns-packet';
@@ -36,12 +37,17 @@ export function pullZone(options: PullOptions): Promise<RawRecord[]> {
     const finish = (err?: Error) => {
       if (settled) return;
       settled = true;
+      clearTimeout(deadline);
       socket.destroy();
       if (err) reject(err);
       else resolve(records);
     };
     const socket = net.connect({ host: options.server, port: options.port });
-    socket.setTimeout(options.timeoutMs ?? 30_000, () => finish(new TransferError(`no answer from ${options.server} port ${options.port} in time`)));
+    const timeoutMs = options.timeoutMs ?? 30_000;
+    socket.setTimeout(timeoutMs, () => finish(new TransferError(`no answer from ${options.server} port ${options.port} in time`)));
+    // The idle timeout alone lets a primary that sends a message now and then (empty ones, or records without end)
+    // hold the import's request or a refresher slot for ever: the whole transfer gets the same time.
+    const deadline = setTimeout(() => finish(new TransferError(`the transfer from ${options.server} port ${options.port} did not end in time`)), timeoutMs);
     socket.on('error', (err) => finish(new TransferError(`${options.server} port ${options.port}: ${err.message}`)));
     socket.on('close', () => finish(new TransferError(`${options.server} closed the connection before the zone ended`)));
     socket.on('connect', () => {

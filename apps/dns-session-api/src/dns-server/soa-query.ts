@@ -30,12 +30,16 @@ export function querySoa(options: PullOptions): Promise<PrimarySoa> {
     const finish = (err: Error | undefined, soa?: PrimarySoa) => {
       if (settled) return;
       settled = true;
+      clearTimeout(deadline);
       socket.destroy();
       if (err) reject(err);
       else resolve(soa!);
     };
     const socket = net.connect({ host: options.server, port: options.port });
-    socket.setTimeout(options.timeoutMs ?? 10_000, () => finish(new TransferError(`no answer from ${options.server} port ${options.port} in time`)));
+    const timeoutMs = options.timeoutMs ?? 10_000;
+    socket.setTimeout(timeoutMs, () => finish(new TransferError(`no answer from ${options.server} port ${options.port} in time`)));
+    // A byte now and then resets the idle timeout: the answer as a whole must come within the same time.
+    const deadline = setTimeout(() => finish(new TransferError(`no whole answer from ${options.server} port ${options.port} in time`)), timeoutMs);
     socket.on('error', (err) => finish(new TransferError(`${options.server} port ${options.port}: ${err.message}`)));
     socket.on('close', () => finish(new TransferError(`${options.server} closed the connection without an answer`)));
     socket.on('connect', () => {
