@@ -129,11 +129,16 @@ async function difference(trx: Db, snapshot: ZoneSnapshot, steps: Step[]): Promi
   const nameservers = (await findZoneNameservers(trx, [zone.id])).get(zone.id) ?? [];
   const nameserverIds = idsOf(nameservers);
   const rows = await findLiveZoneRecords(trx, zone.id);
+  // The difference is given only when it is not larger than the zone (below), but the entries are read first: a zone
+  // rewritten whole at each serial (a secondary of a primary that renumbers, an import) would otherwise load up to
+  // MAX_STEPS times the zone for one IXFR any transfer peer may ask for again and again.
+  const maxEntries = 4 * (rows.length + steps.length) + 100;
   const entries = (await trx.selectFrom('dns.audit_log')
     .select(['object_type', 'object_id', 'action', 'before', 'after', sql<string>`txid::text`.as('txid')])
     .where(sql<boolean>`txid = any(${steps.map((s) => s.txid)}::bigint[])`)
     .where((eb) => eb.or([eb('zone_id', '=', zone.id), eb('object_type', '=', 'nameserver')]))
-    .orderBy('id').execute()) as unknown as Entry[];
+    .orderBy('id').limit(maxEntries + 1).execute()) as unknown as Entry[];
+  if (entries.length > maxEntries) throw new NoDiff('the history is larger than the zone');
   const byTx = new Map<string, Entry[]>();
   for (const e of entries) {
     const list = byTx.get(e.txid);
