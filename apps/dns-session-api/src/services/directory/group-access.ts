@@ -6,7 +6,7 @@ import { notFound } from '../../errors';
 import { findGroupById } from '../../queries/groups';
 import { PERMISSION_FLAGS, type PermissionFlag, type PermissionFlags } from '../../queries/permissions';
 import type { Caller } from '../access/caller';
-import { effectivePermission } from './permission-objects';
+import { effectivePermission, permissionForPlacement } from './permission-objects';
 import { assertGroupAccess } from './permissions';
 
 export interface GroupAccess {
@@ -33,6 +33,11 @@ export async function getGroupAccess(deps: Deps, caller: Caller, groupId: number
   const applies = await effectivePermission(deps.db, caller.userId, caller.groupId);
   const grantable = Object.fromEntries(PERMISSION_FLAGS.map((f) => [f, !applies || applies[f]])) as PermissionFlags;
   const allowed = Object.fromEntries(PERMISSION_FLAGS.map((f) => [f, grantable[f] && (caller.isAdmin || !ADMIN_ONLY.has(f))])) as PermissionFlags;
+  // A new user in the group gets the group's object (every right without one): never more than the caller's own.
+  if (applies && allowed.user_create) {
+    const newUser = await permissionForPlacement(deps.db, undefined, group.id, true);
+    allowed.user_create = PERMISSION_FLAGS.every((f) => applies[f] || (newUser !== undefined && !newUser[f]));
+  }
   // One's own user is changed with self_write or user_write (assertPermitted).
   allowed.self_write = grantable.self_write || grantable.user_write;
   // Nobody renames, moves, limits or sets the permissions of their own group: an administrator above it does.

@@ -3,11 +3,12 @@ import type { Deps } from '../../deps';
 import { badRequest, conflict, forbidden, notFound } from '../../errors';
 import { findSubtreeGroupIds } from '../../queries/group-tree';
 import { countLiveMembers, findGroupById, insertGroup, isInSubtree, listGroupsByIds, listSubgroups, updateGroup, type GroupRow } from '../../queries/groups';
+import { findPermissionById, insertPermission, PERMISSION_FLAGS, type PermissionFlags } from '../../queries/permissions';
 import { insertUser, listUsersInGroup, listUsersInGroups, type UserRow } from '../../queries/users';
-import { serializeGroup, serializeUser } from '../../serialize';
+import { serializeGroup, serializePermission, serializeUser } from '../../serialize';
 import { hashPassword } from '../access/passwords';
 import type { Caller } from '../access/caller';
-import { usableNsForGroup } from './permission-objects';
+import { effectivePermission, usableNsForGroup } from './permission-objects';
 import { assertAdmin, assertGroupAccess } from './permissions';
 
 export interface GroupUpdate {
@@ -125,6 +126,14 @@ export async function createGroup(deps: Deps, caller: Caller, input: { name: str
       throw isUniqueViolation(err) ? duplicateName() : err;
     });
     await deps.audit.record(trx, { actor: caller, objectType: 'group', objectId: group.id, action: 'create', before: null, after: serializeGroup(group) });
+    // A group without a permission object allows everything: one made by an administrator whose own object takes
+    // rights away starts with that administrator's rights, so its users can never do more than its maker.
+    const mine = await effectivePermission(trx, caller.userId, caller.groupId);
+    if (mine) {
+      const flags = Object.fromEntries(PERMISSION_FLAGS.map((f) => [f, mine[f]])) as PermissionFlags;
+      const id = await insertPermission(trx, { group_id: group.id, user_id: null, name: '', inherit: true, usable_ns: [], ...flags }, deps.clock.now());
+      await deps.audit.record(trx, { actor: caller, objectType: 'permission', objectId: id, action: 'create', before: null, after: serializePermission((await findPermissionById(trx, id))!) });
+    }
     return group;
   });
 }

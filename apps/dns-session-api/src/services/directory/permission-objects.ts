@@ -152,6 +152,32 @@ async function assertWithinOwn(db: Db, caller: Caller, before: PermissionRow | u
 }
 
 /**
+ * The object that applies to a user placed in `groupId`: their own one when they have one and do not inherit, else
+ * the group's (a new user, `userId` undefined, has none of their own).
+ */
+export async function permissionForPlacement(db: Db, userId: number | undefined, groupId: number, inherits: boolean): Promise<PermissionRow | undefined> {
+  const rows = await findLivePermissionsOf(db, userId ?? 0, groupId);
+  const own = userId === undefined ? undefined : rows.find((r) => r.user_id === userId);
+  if (own && !inherits) return own;
+  return rows.find((r) => r.group_id === groupId);
+}
+
+/**
+ * 403 when a user the caller creates, moves or changes has (or would have) rights the caller's own object takes
+ * away: otherwise an administrator without zone_delete could make a user in a group without an object (all rights),
+ * move the zone there and delete it as that user, or set the password of a user who may do more and sign in as them.
+ */
+export async function assertUserWithinOwn(db: Db, caller: Caller, applies: PermissionRow | undefined, what: string): Promise<void> {
+  const mine = await effectivePermission(db, caller.userId, caller.groupId);
+  if (!mine) return;
+  const beyond = [...flagsAllowed(applies)].filter((f) => !mine[f]);
+  if (beyond.length === 0) return;
+  const where = applies ? `permission ${applies.id}` : 'no permission object: every right';
+  throw forbidden(`You may not ${what}: that user may do what your own permissions do not (${where}: ${beyond.join(', ')}); ` +
+    'give the user or their group a permission object within yours first');
+}
+
+/**
  * A change of a user's inherit_group_permissions (an administrator's, not their own): it switches between the
  * user's object and the group's, and may not widen the user's rights beyond the writer's own.
  */

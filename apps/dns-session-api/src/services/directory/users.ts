@@ -7,7 +7,7 @@ import { findUserById, findUserWithAccess, insertUser, updateUser, type UserChan
 import { auditUser } from '../../serialize';
 import type { Caller } from '../access/caller';
 import { hashPassword } from '../access/passwords';
-import { assertInheritChangeAllowed } from './permission-objects';
+import { assertInheritChangeAllowed, assertUserWithinOwn, permissionForPlacement } from './permission-objects';
 import { assertAdmin, assertGroupAccess, OUTSIDE_SUBTREE } from './permissions';
 
 export interface NewUser {
@@ -54,6 +54,7 @@ export async function createUser(deps: Deps, caller: Caller, input: NewUser): Pr
     const group = await findGroupById(trx, input.gid, { lock: true });
     if (!group || group.deleted_at) throw notFound('Group not found');
     await assertGroupAccess(trx, caller, group.id, 'group');
+    await assertUserWithinOwn(trx, caller, await permissionForPlacement(trx, undefined, group.id, true), 'create this user');
     const now = deps.clock.now();
     const user = await insertUser(trx, {
       groupId: group.id,
@@ -99,6 +100,11 @@ export async function updateUserById(deps: Deps, caller: Caller, id: number, inp
       const target = await findGroupById(trx, input.gid);
       if (!target || target.deleted_at) throw notFound('Group not found');
       await assertGroupAccess(trx, caller, target.id, 'group');
+    }
+    if (!self) {
+      const inherits = input.inherit_group_permissions ?? before.inherit_group_permissions;
+      await assertUserWithinOwn(trx, caller, await permissionForPlacement(trx, id, before.group_id, before.inherit_group_permissions), 'change this user');
+      await assertUserWithinOwn(trx, caller, await permissionForPlacement(trx, id, input.gid ?? before.group_id, inherits), 'change this user');
     }
     const changes: UserChanges = {
       groupId: input.gid,
