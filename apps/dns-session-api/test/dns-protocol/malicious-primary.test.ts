@@ -130,3 +130,22 @@ test('a primary that answers the refresher\'s SOA query a byte at a time does no
     return /in time/.test(state.last_error ?? '');
   }, 30_000);
 });
+
+test('a transfer cannot place a zone under another group\'s zone nor write below another group\'s child zone', async () => {
+  await server.seedUser({ group: 'Owner', username: 'root', isAdmin: true });
+  const owner = await server.login('root@Owner');
+  await newNameserver(owner, { name: 'ns1.owned.example.' });
+  expectStatus(await owner.post('/zone', { zone: 'owned.example.' }), 201);
+  expectStatus(await owner.post('/zone', { zone: 'child.hostparent.example.' }), 201);
+  const port = await primary((q, send) => {
+    const zone = q.questions![0]!.name;
+    send([soa(zone), a(`www.${zone}`, '192.0.2.1'), a(`www.child.${zone}`, '192.0.2.66'), soa(zone)]);
+  });
+  const under = await admin.post('/zone/import-axfr', { zone: 'sub.owned.example.', server: '127.0.0.1', port });
+  expect(under.status).toBeGreaterThanOrEqual(400);
+  expect(under.status).toBeLessThan(500);
+  const over = await admin.post('/zone/import-axfr', { zone: 'hostparent.example.', server: '127.0.0.1', port });
+  expect(over.status).toBeGreaterThanOrEqual(400);
+  expect(over.status).toBeLessThan(500);
+  expect((await owner.get('/zone?zone=sub.owned.example')).body.zone).toEqual([]);
+});
