@@ -119,3 +119,37 @@ describe('GET /group/<id>/access agrees with the writes', () => {
     }
   }, 60_000);
 });
+
+describe('odd input to the permission and group editors', () => {
+  it('is a clear 4xx, never a 500', async () => {
+    const huge = 2 ** 31;
+    const bodies: Array<[string, string, unknown]> = [
+      ['POST', '/permission', { name: 'x', user: { id: huge } }],
+      ['POST', '/permission', { name: 'x', group: { id: -1 } }],
+      ['POST', '/permission', { name: 'x', group: { id: mid.groupId }, nameserver: { usable: [huge, -1, 0] } }],
+      ['POST', '/permission', { name: 'x', user: { id: noraId }, nameserver: { usable: [huge] } }],
+      ['POST', '/permission', { name: 'x'.repeat(100_000), user: { id: noraId } }],
+      ['POST', '/permission', { name: '\u0000', user: { id: noraId } }],
+      ['POST', '/permission', { user: { id: noraId }, group: { id: top.groupId } }],
+      ['PUT', `/permission/${midObject}`, { group: { id: huge } }],
+      ['PUT', `/permission/${midObject}`, { nameserver: { usable: Array.from({ length: 5000 }, (_, i) => i + 1) } }],
+      ['PUT', `/permission/${midObject}`, { name: null, inherit: null }],
+      ['PUT', `/permission/${huge}`, {}],
+      ['PUT', `/group/${mid.groupId}`, { parent_gid: huge }],
+      ['PUT', `/group/${mid.groupId}`, { parent_gid: -1 }],
+      ['PUT', `/group/${mid.groupId}`, { usable_ns: [huge] }],
+      ['PUT', `/group/${mid.groupId}`, { name: '\u0000.pt.example' }],
+      ['PUT', `/user/${noraId}`, { gid: huge }],
+      ['PUT', `/user/${noraId}`, { inherit_group_permissions: 'yes' }],
+      ['POST', '/group', { name: 'q.pt.example', parent_gid: huge }],
+    ];
+    for (const [method, path, body] of bodies) {
+      const res = await boss.request(method, path, { raw: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+      expect(`${method} ${path} ${JSON.stringify(body).slice(0, 80)} -> ${res.status < 500}`).toBe(`${method} ${path} ${JSON.stringify(body).slice(0, 80)} -> true`);
+    }
+    for (const q of ['gid=abc', `gid=${huge}`, 'gid=-1', 'include_subgroups=maybe', 'deleted=1&deleted=2', 'gid[]=1']) {
+      const res = await boss.get(`/permission?${q}`);
+      expect(`${q} -> ${res.status < 500}`).toBe(`${q} -> true`);
+    }
+  }, 60_000);
+});
