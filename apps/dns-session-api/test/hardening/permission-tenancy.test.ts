@@ -153,3 +153,18 @@ describe('odd input to the permission and group editors', () => {
     }
   }, 60_000);
 });
+
+describe('publish now across tenants and subtrees', () => {
+  it('answers as GET does for another tenant\'s nameserver and zone, and refuses a nameserver of a group above', async () => {
+    const ns = expectStatus(await boss.post('/nameserver', { name: 'ns1.pt.example.', address: '192.0.2.61', export: { type: 'bind' } }), 201).body.nameserver;
+    const zone = expectStatus(await boss.post('/zone', { gid: sub.groupId, zone: 'z.sub.pt.example.', nameservers: [ns.id] }), 201).body.zone;
+    expect((await rival.get(`/nameserver/${ns.id}`)).status).toBe(403);
+    expect((await rival.post(`/nameserver/${ns.id}/publish`, {})).status).toBe(403);
+    expect((await rival.get(`/zone/${zone.id}`)).status).toBe(403);
+    expect((await rival.post(`/zone/${zone.id}/publish`, {})).status).toBe(403);
+    // suzy's zones may use the top group's nameserver, which she may read but not change: so no publishing it whole
+    expect((await subAdmin.get(`/nameserver/${ns.id}`)).status).toBe(200);
+    expect((await subAdmin.put(`/nameserver/${ns.id}`, { address: '192.0.2.62' })).status).toBe(403);
+    expect((await subAdmin.post(`/nameserver/${ns.id}/publish`, {})).status).toBe(403);
+  }, 60_000);
+});
