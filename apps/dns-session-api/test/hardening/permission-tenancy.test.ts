@@ -113,6 +113,14 @@ describe('GET /group/<id>/access agrees with the writes', () => {
     }
   }, 60_000);
 
+  it('for an administrator limited by his group\'s object (not his own), in a group below his', async () => {
+    const sam = await t.login('sam@mid.pt.example');
+    expect(expectStatus(await sam.get(`/group/${mid.groupId}/access`), 200).body.access.applies.source).toBe('group');
+    for (const [what, predicted, actual] of await predictions(sam, mid.groupId, 'mid.pt.example')) {
+      expect(`${what}: ${actual}`).toBe(`${what}: ${predicted}`);
+    }
+  }, 60_000);
+
   it('for another tenant\'s administrator: GET\'s refusal, and every write refused', async () => {
     for (const [what, predicted, actual] of await predictions(rival, mid.groupId, 'mid.pt.example')) {
       expect(`${what}: ${actual} ${predicted}`).toBe(`${what}: false undefined`);
