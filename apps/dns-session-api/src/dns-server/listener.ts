@@ -128,7 +128,21 @@ export async function startDnsListener(deps: ListenerDeps, update: UpdateHandler
     udp.on('error', (err) => deps.log.warn({ err }, 'DNS UDP socket error'));
     udp.on('message', (buf, rinfo) => {
       if (!takeUdpToken(rinfo.address)) return;
-      void handle(buf, { protocol: 'udp', address: rinfo.address }).then((answers) => {
+      // An IXFR over UDP reads the zone and its history as one over TCP does, and a UDP source can be forged (an
+      // allowed peer's address): it counts towards max_transfers too, beyond which it is refused unread.
+      const transfer = isTransfer(buf);
+      if (transfer && transfers >= dns.maxTransfers) {
+        if (buf.length < 12) return;
+        const refused = Buffer.from(buf.subarray(0, 12));
+        refused.writeUInt16BE(0x8000 | (refused.readUInt16BE(2) & 0x7900) | 5, 2);
+        refused.fill(0, 4, 12);
+        udp!.send(refused, rinfo.port, rinfo.address);
+        return;
+      }
+      if (transfer) transfers++;
+      void handle(buf, { protocol: 'udp', address: rinfo.address }).finally(() => {
+        if (transfer) transfers--;
+      }).then((answers) => {
         for (let answer of answers.slice(0, 1)) {
           if (answer.length > MAX_UDP_ANSWER) {
             // Truncated: the header alone with TC set; the client asks again over TCP.

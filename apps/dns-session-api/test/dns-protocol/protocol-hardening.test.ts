@@ -1,13 +1,15 @@
 // Hardening of the DNS-protocol additions of issue 44 against an outside primary that misbehaves. The primary here is
 // a small TCP nameserver of the test's own (BIND would not serve what a hostile primary sends): it answers SOA and
 // AXFR for one zone from whatever records the test gives it.
+import dgram from 'node:dgram';
 import net from 'node:net';
 import * as packet from 'dns-packet';
 import { sql } from 'kysely';
 import type { CookieClient } from '../helpers/client';
 import { eventually } from '../helpers/nameservers';
 import { startTestServer, type TestServer } from '../helpers/server';
-import { expectStatus, type Json } from '../zones/dns-client';
+import { addRecord, expectStatus, newNameserver, newZone, type Json } from '../zones/dns-client';
+import { startDnsListener } from '../../src/dns-server/listener';
 import type { Deps } from '../../src/deps';
 import { markSecondaryDue } from '../../src/queries/secondary-zones';
 import { SecondaryRefresher } from '../../src/services/zones/secondary/refresher';
@@ -147,4 +149,50 @@ test('a zone re-pointed at another primary during a check keeps the new primary\
   await refresher.stop();
   expect(await ownersOf(zoneId)).toEqual([zoneName, `from-new.${zoneName}`, `ns1.${zoneName}`].map((n) => `${n}.`).sort());
   expect(await secondaryOf(zoneId)).toMatchObject({ primary: { address: '127.0.0.1', port: fresh.port }, primary_serial: 3, state: 'current' });
+});
+
+test('an IXFR over UDP counts towards max_transfers as one over TCP: beyond it, it is refused without reading the zone', async () => {
+  const ns = await newNameserver(admin);
+  const zone = await newZone(admin, { nameservers: [ns.id] });
+  await addRecord(admin, zone.id as number, { owner: 'www', type: 'A', ttl: 300, address: '192.0.2.10' });
+  const name = String(zone.zone).replace(/\.$/, '');
+  const listener = await startDnsListener({
+    ...server.deps,
+    config: { ...server.deps.config, dns: { ...server.deps.config.dns, enabled: true, port: 0, maxTransfers: 1, transferPeers: { [String(zone.zone)]: ['127.0.0.1'] } } },
+  });
+  const client = dgram.createSocket('udp4');
+  const rcodes: string[] = [];
+  client.on('message', (msg) => rcodes.push(packet.decode(msg).rcode ?? ''));
+  await new Promise<void>((resolve) => client.bind(0, '127.0.0.1', () => resolve()));
+  // While the zone's records cannot be read, a first IXFR (from a serial the history does not know) stays busy
+  // reading; the others, from the same allowed peer address (which a forged UDP source can claim), are over the limit.
+  let unlock!: () => void;
+  let locked!: () => void;
+  const isLocked = new Promise<void>((resolve) => { locked = resolve; });
+  const holder = server.deps.db.transaction().execute(async (trx) => {
+    await sql`lock table dns.zone_records in access exclusive mode`.execute(trx);
+    locked();
+    await new Promise<void>((resolve) => { unlock = resolve; });
+  });
+  await isLocked;
+  try {
+    for (let i = 0; i < 4; i++) {
+      const query = packet.encode({
+        id: 100 + i, type: 'query', questions: [{ name, type: 'IXFR', class: 'IN' }],
+        authorities: [{ name, type: 'SOA', ttl: 0, class: 'IN', data: { mname: 'x', rname: 'y', serial: 1, refresh: 0, retry: 0, expire: 0, minimum: 0 } }],
+      });
+      client.send(query, listener.udpPort!, '127.0.0.1');
+      // The first must be under way before the next arrives.
+      if (i === 0) await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    await eventually('the IXFRs over the limit to be refused', async () => rcodes.filter((r) => r === 'REFUSED').length === 3, 10_000);
+    expect(rcodes).toEqual(['REFUSED', 'REFUSED', 'REFUSED']);
+  } finally {
+    unlock();
+    await holder;
+  }
+  await eventually('the first IXFR to be answered once the zone can be read', async () => rcodes.length === 4, 10_000);
+  expect(rcodes[3]).toBe('NOERROR');
+  client.close();
+  await listener.close();
 });
