@@ -95,11 +95,8 @@ export async function startDnsListener(deps: ListenerDeps, update: UpdateHandler
           chain = chain.then(async () => {
             const transfer = isTransfer(message);
             if (transfer && transfers >= dns.maxTransfers) {
-              const refused = Buffer.from(message.subarray(0, 12));
-              if (refused.length < 12) return;
-              refused.writeUInt16BE(0x8000 | (refused.readUInt16BE(2) & 0x7900) | 5, 2);
-              refused.fill(0, 6, 12);
-              writeFramed(socket, [refused]);
+              const refused = refusedUnread(message);
+              if (refused) writeFramed(socket, [refused]);
               return;
             }
             if (transfer) transfers++;
@@ -132,11 +129,8 @@ export async function startDnsListener(deps: ListenerDeps, update: UpdateHandler
       // allowed peer's address): it counts towards max_transfers too, beyond which it is refused unread.
       const transfer = isTransfer(buf);
       if (transfer && transfers >= dns.maxTransfers) {
-        if (buf.length < 12) return;
-        const refused = Buffer.from(buf.subarray(0, 12));
-        refused.writeUInt16BE(0x8000 | (refused.readUInt16BE(2) & 0x7900) | 5, 2);
-        refused.fill(0, 4, 12);
-        udp!.send(refused, rinfo.port, rinfo.address);
+        const refused = refusedUnread(buf);
+        if (refused) udp!.send(refused, rinfo.port, rinfo.address);
         return;
       }
       if (transfer) transfers++;
@@ -182,4 +176,16 @@ function writeFramed(socket: net.Socket, messages: Buffer[]): void {
     length.writeUInt16BE(m.length);
     socket.write(Buffer.concat([length, m]));
   }
+}
+
+/**
+ * REFUSED for a message not read (over the transfer limit): its header with QR and RCODE set and every count zero,
+ * since the question is not echoed; undefined for a message too short to have a header.
+ */
+function refusedUnread(message: Buffer): Buffer | undefined {
+  if (message.length < 12) return undefined;
+  const refused = Buffer.from(message.subarray(0, 12));
+  refused.writeUInt16BE(0x8000 | (refused.readUInt16BE(2) & 0x7900) | 5, 2);
+  refused.fill(0, 4, 12);
+  return refused;
 }

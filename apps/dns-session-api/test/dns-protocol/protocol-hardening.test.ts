@@ -162,7 +162,7 @@ test('an IXFR over UDP counts towards max_transfers as one over TCP: beyond it, 
   });
   const client = dgram.createSocket('udp4');
   const rcodes: string[] = [];
-  client.on('message', (msg) => rcodes.push(packet.decode(msg).rcode ?? ''));
+  client.on('message', (msg) => rcodes.push(['NOERROR', 'FORMERR', 'SERVFAIL', 'NXDOMAIN', 'NOTIMP', 'REFUSED'][msg.readUInt16BE(2) & 0xf] ?? 'other'));
   await new Promise<void>((resolve) => client.bind(0, '127.0.0.1', () => resolve()));
   // While the zone's records cannot be read, a first IXFR (from a serial the history does not know) stays busy
   // reading; the others, from the same allowed peer address (which a forged UDP source can claim), are over the limit.
