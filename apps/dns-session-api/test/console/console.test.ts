@@ -189,7 +189,7 @@ describeInBrowser('the DNS console', () => {
     const name = `imported-${Date.now().toString(36)}.example.`;
     const lines = ['$TTL 3600', `@ SOA ${NAMESERVER} hostmaster.${name} 2026112601 86400 7200 1209600 3600`, `@ NS ${NAMESERVER}`, 'www A 192.0.2.10', 'mail A 192.0.2.300', '@ MX 10 mail'];
     await page.goto(`${server.url}/#/import`);
-    await page.waitForSelector('h1::-p-text(Import a zone file)');
+    await page.waitForSelector('h2::-p-text(Import a zone file)');
     await fill('Zone name', name);
     await fill('Zone file', lines.join('\n'));
     await click('Preview');
